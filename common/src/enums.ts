@@ -1,0 +1,97 @@
+export const USER_ROLES = ['admin', 'technician'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const TECHNICIAN_STATUSES = ['pending', 'active', 'inactive', 'rejected'] as const;
+export type TechnicianStatus = (typeof TECHNICIAN_STATUSES)[number];
+export const TECHNICIAN_STATUS_LABELS: Record<TechnicianStatus, string> = {
+  pending: 'En attente de modération',
+  active: 'Actif',
+  inactive: 'Désactivé',
+  rejected: 'Rejeté',
+};
+
+export const MISSION_STATUSES = ['draft', 'active', 'completed', 'cancelled'] as const;
+export type MissionStatus = (typeof MISSION_STATUSES)[number];
+export const MISSION_STATUS_LABELS: Record<MissionStatus, string> = {
+  draft: 'Brouillon',
+  active: 'Active',
+  completed: 'Terminée',
+  cancelled: 'Annulée',
+};
+
+export const BATCH_VISIBILITIES = ['invisible', 'visible'] as const;
+export type BatchVisibility = (typeof BATCH_VISIBILITIES)[number];
+export const BATCH_STATUSES = ['active', 'completed'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+export const JOB_STATUSES = ['pending', 'refused'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const APPLICATION_STATUSES = ['En attente', 'pending', 'Recruté', 'Terminé', 'Refusé', 'Annulé'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+/** Pills of the technician's applications tab; Annulé is listed under Refusé (decisions §4). */
+export const APPLICATION_PILLS = ['Recruté', 'En attente', 'Refusé', 'Terminé'] as const;
+export type ApplicationPill = (typeof APPLICATION_PILLS)[number];
+export const APPLICATION_PILL_STATUSES: Record<ApplicationPill, readonly ApplicationStatus[]> = {
+  Recruté: ['Recruté'],
+  'En attente': ['En attente', 'pending'],
+  Refusé: ['Refusé', 'Annulé'],
+  Terminé: ['Terminé'],
+};
+
+export const INVOICE_STATUSES = [
+  'Mission à terminer',
+  'Facture à soumettre',
+  'Facture envoyée',
+  'Traité',
+  'Terminé',
+] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const TRANSFER_STATUSES = ['Enregistré', 'Effectué', 'Refus'] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
+export const SHIPMENT_STATUSES = ['draft', 'in_transit', 'delivered', 'cancelled'] as const;
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+export const SHIPMENT_STATUS_LABELS: Record<ShipmentStatus, string> = {
+  draft: 'Brouillon',
+  in_transit: 'Expédié',
+  delivered: 'Réceptionné',
+  cancelled: 'Annulé',
+};
+
+export const LEARNING_RESOURCE_TYPES = ['document', 'video', 'interactive', 'pdf', 'other'] as const;
+export type LearningResourceType = (typeof LEARNING_RESOURCE_TYPES)[number];
+export const LEARNING_RESOURCE_TYPE_LABELS: Record<LearningResourceType, string> = {
+  document: 'Document',
+  video: 'Vidéo',
+  interactive: 'Interactif',
+  pdf: 'PDF',
+  other: 'Autre',
+};
+
+export const EMAIL_STATUSES = ['pending', 'sent', 'logged', 'failed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const TECHNICIAN_TABS = [
+  'formation',
+  'find-missions',
+  'applications',
+  'revenue',
+  'packages',
+  'profile',
+  'missions',
+] as const;
+export type TechnicianTab = (typeof TECHNICIAN_TABS)[number];
+
+export const ADMIN_TABS = [
+  'missions-draft',
+  'missions-active',
+  'missions-completed',
+  'technicians',
+  'invoices',
+  'shipments',
+  'library',
+  'settings',
+] as const;
+export type AdminTab = (typeof ADMIN_TABS)[number];

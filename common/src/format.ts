@@ -1,0 +1,71 @@
+const dateFormatter = new Intl.DateTimeFormat('fr-FR', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  timeZone: 'Europe/Paris',
+});
+const euroFormatter = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
+const euroWholeFormatter = new Intl.NumberFormat('fr-FR', {
+  style: 'currency',
+  currency: 'EUR',
+  maximumFractionDigits: 0,
+  minimumFractionDigits: 0,
+});
+const decimalFormatter = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+
+function toDate(value: Date | string | number): Date | null {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** dd/mm/yyyy in French format (Europe/Paris); empty text for a missing or invalid date. */
+export function formatDate(value: Date | string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = toDate(value);
+  return date ? dateFormatter.format(date) : '';
+}
+
+/** Euros in French format with 2 decimals: 1 234,50 €. Non-breaking spaces normalised to plain ones. */
+export function formatEuros(amount: number | null | undefined): string {
+  return euroFormatter.format(amount ?? 0).replace(/[\u202f\u00a0]/g, ' ');
+}
+
+/** Euros without decimals when whole (lot prices): 1 200 €. */
+export function formatEurosShort(amount: number | null | undefined): string {
+  const value = amount ?? 0;
+  return (Number.isInteger(value) ? euroWholeFormatter : euroFormatter).format(value).replace(/[\u202f\u00a0]/g, ' ');
+}
+
+/** Under 1000 m in metres, otherwise km with one decimal (spec §9). */
+export function formatDistance(metres: number | null | undefined): string {
+  if (metres === null || metres === undefined || !Number.isFinite(metres)) return 'Distance inconnue';
+  if (metres < 1000) return `${Math.round(metres)} m`;
+  return `${decimalFormatter.format(metres / 1000)} km`;
+}
+
+/** Minutes, or hours and minutes (spec §9). */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${String(rest).padStart(2, '0')}`;
+}
+
+/** Cents (integer) to euros (number with at most 2 decimals). */
+export function centsToEuros(cents: number): number {
+  return Math.round(cents) / 100;
+}
+
+/** Euros (number) to integer cents, rounded to the cent. */
+export function eurosToCents(euros: number): number {
+  return Math.round(euros * 100);
+}
+
+/** IBAN shown masked with its last 4 characters. */
+export function maskIban(iban: string | null | undefined): string {
+  if (!iban) return '';
+  const compact = iban.replace(/\s+/g, '');
+  return `•••• ${compact.slice(-4)}`;
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { USER_ROLES } from '../enums';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../constants';
+import { technicianSchema } from './technicians';
+
+export const loginRequestSchema = z.object({
+  email: z.string().trim().min(1, 'Veuillez entrer votre adresse email').email('Adresse email invalide').max(254),
+  password: z.string().min(1, 'Veuillez entrer votre mot de passe').max(PASSWORD_MAX),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const userSchema = z.object({
+  id: z.string().uuid(),
+  email: z.string(),
+  role: z.enum(USER_ROLES),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const sessionResponseSchema = z.object({
+  user: userSchema,
+  technician: technicianSchema.nullable(),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+export const newPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN, `Le mot de passe doit contenir au moins ${PASSWORD_MIN} caractères`)
+  .max(PASSWORD_MAX, `Le mot de passe doit contenir au plus ${PASSWORD_MAX} caractères`);

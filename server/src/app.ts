@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { useFrenchZodMessages } from '@maillon/common/zod-fr';
+import { UPLOAD_MAX_BYTES } from '@maillon/common/constants';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { accessPlugin } from './plugins/access';
+import { errorsPlugin } from './plugins/errors';
+import { securityPlugin } from './plugins/security';
+import { apiModules } from './modules';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+  }
+}
+
+useFrenchZodMessages();
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  /** Serve the built web app (production); tests leave it off. */
+  serveWeb?: boolean;
+}
+
+function webDistDir(config: Config): string | null {
+  const candidates = [
+    config.WEB_DIST_DIR,
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist'),
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist'),
+  ].filter((p): p is string => Boolean(p));
+  return candidates.find((p) => fs.existsSync(path.join(p, 'index.html'))) ?? null;
+}
+
+export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', db);
+  app.decorate('config', config);
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: UPLOAD_MAX_BYTES, files: 3, fields: 40, parts: 50, fieldSize: 100_000, headerPairs: 200 },
+  });
+  await app.register(accessPlugin);
+
+  for (const module of apiModules) await app.register(module);
+
+  const distDir = serveWeb ? webDistDir(config) : null;
+  if (distDir) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+    const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    app.setNotFoundHandler((request, reply) => {
+      if (request.url.startsWith('/api') || request.method !== 'GET') {
+        return reply.status(404).send({ message: 'Ressource introuvable', code: 'NOT_FOUND' });
+      }
+      const assetPath = request.url.split('?')[0] ?? '/';
+      if (assetPath.startsWith('/assets/')) {
+        return reply.status(404).type('text/plain').send('Not found');
+      }
+      return reply.header('Cache-Control', 'no-cache').type('text/html').send(indexHtml);
+    });
+  }
+
+  return app;
+}

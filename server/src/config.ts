@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { PRODUCT_NAME_DEFAULT } from '@maillon/common/constants';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  SEED_DEMO: booleanFromEnv.default(true),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default('Maillon <no-reply@maillon.local>'),
+  PUBLIC_URL: z.string().url().optional(),
+  OSRM_URL: z.string().url().optional(),
+  INGEST_API_KEY: z.string().min(16).optional(),
+  PRODUCT_NAME: z.string().min(1).default(PRODUCT_NAME_DEFAULT),
+  CHARITY_NAME: z.string().min(1).default('Association Maillon pour la chaîne de survie'),
+  WEB_DIST_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  uploadsDir: string;
+  secureCookies: boolean;
+}
+
+/** Parses the environment; every bad variable is reported at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Configuration invalide :\n${lines.join('\n')}`);
+  }
+  return withDerived(parsed.data);
+}
+
+export function withDerived(env: Env): Config {
+  return {
+    ...env,
+    uploadsDir: path.resolve(env.DATA_DIR, 'uploads'),
+    secureCookies: env.PUBLIC_URL?.startsWith('https://') ?? false,
+  };
+}
+
+/** Configuration for tests: everything defaulted, overridable. */
+export function testConfig(overrides: Partial<Env> = {}): Config {
+  return withDerived({ ...envSchema.parse({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false' }), ...overrides });
+}

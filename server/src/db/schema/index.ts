@@ -1,0 +1,4 @@
+export * from './accounts';
+export * from './missions';
+export * from './work';
+export * from './money';

@@ -1,0 +1,114 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { BATCH_STATUSES, BATCH_VISIBILITIES, JOB_STATUSES, MISSION_STATUSES } from '@maillon/common/enums';
+import { createdAt, id, sqlList, updatedAt } from './_columns';
+
+export const missionBatches = pgTable(
+  'mission_batches',
+  {
+    id: id(),
+    title: text().notNull(),
+    description: text(),
+    priceCents: integer().notNull().default(0),
+    departments: text().array().notNull().default(sql`'{}'::text[]`),
+    tags: text().array().notNull().default(sql`'{}'::text[]`),
+    deadline: timestamp({ withTimezone: true }),
+    visibility: text().notNull().default('invisible'),
+    status: text().notNull().default('active'),
+    isSystem: boolean().notNull().default(false),
+    defibrillatorsSum: integer().notNull().default(0),
+    defibrillatorsDone: integer().notNull().default(0),
+    amountPerDefibCents: integer().notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('mission_batches_visibility_check', sql.raw(`visibility in (${sqlList(BATCH_VISIBILITIES)})`)),
+    check('mission_batches_status_check', sql.raw(`status in (${sqlList(BATCH_STATUSES)})`)),
+    check('mission_batches_tags_check', sql`cardinality(${t.tags}) <= 2`),
+    check('mission_batches_price_check', sql`${t.priceCents} >= 0`),
+    index('mission_batches_listing_idx').on(t.visibility, t.status, t.createdAt),
+    index('mission_batches_departments_idx').using('gin', t.departments),
+    index('mission_batches_tags_idx').using('gin', t.tags),
+    uniqueIndex('mission_batches_single_system_idx').on(t.isSystem).where(sql`is_system`),
+  ],
+);
+
+export const missions = pgTable(
+  'missions',
+  {
+    id: id(),
+    title: text().notNull(),
+    description: text(),
+    location: text(),
+    department: text(),
+    budgetCents: integer().notNull().default(0),
+    deadline: timestamp({ withTimezone: true }),
+    tags: text().array().notNull().default(sql`'{}'::text[]`),
+    status: text().notNull().default('draft'),
+    batchId: uuid().references(() => missionBatches.id, { onDelete: 'set null' }),
+    serialNumber: text(),
+    clientName: text(),
+    defibrillatorModel: text(),
+    visitType: text(),
+    telSite: text(),
+    emailSite: text(),
+    completionLink: text(),
+    observations: text(),
+    postalCode: text(),
+    city: text(),
+    latitude: doublePrecision(),
+    longitude: doublePrecision(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('missions_status_check', sql.raw(`status in (${sqlList(MISSION_STATUSES)})`)),
+    index('missions_batch_idx').on(t.batchId),
+    index('missions_status_idx').on(t.status, t.createdAt),
+    index('missions_department_idx').on(t.department),
+  ],
+);
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    serialNumber: text().notNull(),
+    clientName: text().notNull(),
+    defibrillatorModel: text().notNull(),
+    visitType: text().notNull(),
+    department: text().notNull(),
+    completionLink: text().notNull(),
+    address: text().notNull(),
+    postalCode: text(),
+    city: text(),
+    telSite: text(),
+    emailSite: text(),
+    observations: text(),
+    latitude: doublePrecision(),
+    longitude: doublePrecision(),
+    source: text().notNull().default('manual'),
+    status: text().notNull().default('pending'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('jobs_status_check', sql.raw(`status in (${sqlList(JOB_STATUSES)})`)),
+    index('jobs_status_idx').on(t.status, t.createdAt),
+    uniqueIndex('jobs_pending_unique_idx')
+      .on(t.serialNumber, t.visitType)
+      .where(sql`status = 'pending'`),
+  ],
+);

@@ -1,0 +1,182 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { APPLICATION_STATUSES, LEARNING_RESOURCE_TYPES, SHIPMENT_STATUSES } from '@maillon/common/enums';
+import { DEFAULT_CARRIER, DEFAULT_REFERENCE } from '@maillon/common/constants';
+import { createdAt, id, sqlList, updatedAt } from './_columns';
+import { technicians } from './accounts';
+import { missionBatches, missions } from './missions';
+
+export const applications = pgTable(
+  'applications',
+  {
+    id: id(),
+    missionId: uuid().references(() => missions.id, { onDelete: 'cascade' }),
+    batchId: uuid().references(() => missionBatches.id, { onDelete: 'cascade' }),
+    technicianId: uuid()
+      .notNull()
+      .references(() => technicians.id, { onDelete: 'cascade' }),
+    status: text().notNull().default('En attente'),
+    appliedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    adminComment: text(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('applications_status_check', sql.raw(`status in (${sqlList(APPLICATION_STATUSES)})`)),
+    unique('applications_technician_batch_unique').on(t.technicianId, t.batchId),
+    unique('applications_technician_mission_unique').on(t.technicianId, t.missionId),
+    // Only one recruited (or finished) technician per lot, even under concurrent selections.
+    uniqueIndex('applications_one_recruit_per_batch_idx')
+      .on(t.batchId)
+      .where(sql`status in ('Recruté', 'Terminé')`),
+    index('applications_batch_idx').on(t.batchId, t.status),
+    index('applications_technician_idx').on(t.technicianId, t.status),
+    index('applications_mission_idx').on(t.missionId),
+  ],
+);
+
+export const revenus = pgTable(
+  'revenus',
+  {
+    id: id(),
+    technicianId: uuid()
+      .notNull()
+      .references(() => technicians.id, { onDelete: 'cascade' }),
+    batchId: uuid().references(() => missionBatches.id, { onDelete: 'set null' }),
+    status: text().notNull().default('Mission à terminer'),
+    appliedAt: timestamp({ withTimezone: true }),
+    amountCents: integer().notNull().default(0),
+    reference: text().notNull().default(DEFAULT_REFERENCE),
+    createdAt: createdAt(),
+  },
+  (t) => [index('revenus_technician_idx').on(t.technicianId), index('revenus_batch_idx').on(t.batchId)],
+);
+
+export const missionVisits = pgTable(
+  'mission_visits',
+  {
+    id: id(),
+    missionId: uuid()
+      .notNull()
+      .references(() => missions.id, { onDelete: 'cascade' }),
+    technicianId: uuid()
+      .notNull()
+      .references(() => technicians.id, { onDelete: 'cascade' }),
+    visitDate: timestamp({ withTimezone: true }),
+    report: text(),
+    status: text().notNull().default('pending'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('mission_visits_mission_idx').on(t.missionId),
+    index('mission_visits_technician_idx').on(t.technicianId),
+  ],
+);
+
+/** Messages on a lot: from the administrator to the technician, or the reverse. */
+export const comments = pgTable(
+  'comments',
+  {
+    id: id(),
+    missionId: uuid().references(() => missions.id, { onDelete: 'cascade' }),
+    batchId: uuid().references(() => missionBatches.id, { onDelete: 'cascade' }),
+    technicianId: uuid()
+      .notNull()
+      .references(() => technicians.id, { onDelete: 'cascade' }),
+    authorRole: text().notNull().default('admin'),
+    content: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('comments_author_role_check', sql.raw(`author_role in ('admin', 'technician')`)),
+    index('comments_batch_idx').on(t.batchId, t.technicianId),
+    index('comments_mission_idx').on(t.missionId),
+    index('comments_technician_idx').on(t.technicianId),
+  ],
+);
+
+export const technicianMissionData = pgTable(
+  'technician_mission_data',
+  {
+    id: id(),
+    missionId: uuid()
+      .notNull()
+      .references(() => missions.id, { onDelete: 'cascade' }),
+    technicianId: uuid()
+      .notNull()
+      .references(() => technicians.id, { onDelete: 'cascade' }),
+    plannedVisitDate: timestamp({ withTimezone: true }),
+    isCompleted: boolean().notNull().default(false),
+    technicianComments: text(),
+    adminComments: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('technician_mission_data_unique').on(t.missionId, t.technicianId),
+    index('technician_mission_data_technician_idx').on(t.technicianId),
+  ],
+);
+
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: id(),
+    batchId: uuid().references(() => missionBatches.id, { onDelete: 'set null' }),
+    technicianId: uuid().references(() => technicians.id, { onDelete: 'cascade' }),
+    missionId: uuid().references(() => missions.id, { onDelete: 'set null' }),
+    trackingNumber: text(),
+    carrier: text().notNull().default(DEFAULT_CARRIER),
+    status: text().notNull().default('draft'),
+    shippedDate: timestamp({ withTimezone: true }),
+    deliveredDate: timestamp({ withTimezone: true }),
+    destination: text(),
+    destinationPostalCode: text(),
+    content: text(),
+    missionTitle: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('shipments_status_check', sql.raw(`status in (${sqlList(SHIPMENT_STATUSES)})`)),
+    index('shipments_technician_idx').on(t.technicianId, t.status),
+    index('shipments_batch_idx').on(t.batchId),
+    index('shipments_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+export const learningResources = pgTable(
+  'learning_resources',
+  {
+    id: id(),
+    title: text().notNull(),
+    description: text().notNull(),
+    type: text().notNull().default('document'),
+    url: text().notNull(),
+    duration: integer(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('learning_resources_type_check', sql.raw(`type in (${sqlList(LEARNING_RESOURCE_TYPES)})`)),
+    check('learning_resources_duration_check', sql`${t.duration} is null or ${t.duration} >= 1`),
+  ],
+);
+
+export const resourceViews = pgTable(
+  'resource_views',
+  {
+    id: id(),
+    resourceId: uuid()
+      .notNull()
+      .references(() => learningResources.id, { onDelete: 'cascade' }),
+    technicianId: uuid()
+      .notNull()
+      .references(() => technicians.id, { onDelete: 'cascade' }),
+    viewedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('resource_views_unique').on(t.resourceId, t.technicianId),
+    index('resource_views_technician_idx').on(t.technicianId),
+  ],
+);
+

@@ -1,0 +1,63 @@
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { buildApp } from './app';
+import { ensureAdmin, purgeExpiredSessions } from './modules/auth/auth.service';
+import { DEMO_ADMIN, seedDemoIfEmpty } from './db/seed/demo';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  const database = openDatabase(config);
+  await database.migrate();
+  const db = database.db;
+
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    const result = await ensureAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+    if (result === 'created') console.log(`Compte administrateur créé : ${config.ADMIN_EMAIL}`);
+  }
+  if (config.SEED_DEMO) {
+    const seeded = await seedDemoIfEmpty(db);
+    if (seeded) {
+      console.log('Données de démonstration chargées.');
+      console.log(`  Administrateur : ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
+      console.log(`  Technicien     : ${seeded.technicianEmail} / ${seeded.technicianPassword}`);
+    }
+  }
+  await purgeExpiredSessions(db);
+
+  const app = await buildApp({ config, db, serveWeb: true });
+  const stopWorkers = startWorkers(app);
+
+  const close = async (signal: string) => {
+    app.log.info(`${signal} reçu, arrêt en cours`);
+    stopWorkers();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void close('SIGINT'));
+  process.once('SIGTERM', () => void close('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  console.log(`${config.PRODUCT_NAME} est prêt : http://localhost:${config.PORT} (base ${database.kind})`);
+}
+
+function startWorkers(app: Awaited<ReturnType<typeof buildApp>>): () => void {
+  const timers: NodeJS.Timeout[] = [];
+  timers.push(
+    setInterval(() => {
+      purgeExpiredSessions(app.db).catch((error) => app.log.error(error));
+    }, 60 * 60_000),
+  );
+  return () => timers.forEach(clearInterval);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

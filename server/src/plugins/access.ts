@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error';
+import { findSessionByToken, touchSession } from '../modules/auth/auth.service';
+import type { AuthContext } from '../modules/auth/auth.service';
+
+/**
+ * Who may call a route. Every /api route must declare one (start-up fails otherwise):
+ * - public: anyone; - user: any signed-in account; - technician: a signed-in technician;
+ * - technician-or-admin: a technician on its own records (checked by the service) or the admin;
+ * - admin: the administrator (401 without a session, 403 for a technician);
+ * - ingest: the visit-suggestion tool with the INGEST_API_KEY bearer.
+ */
+export type Access = 'public' | 'user' | 'technician' | 'technician-or-admin' | 'admin' | 'ingest';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+export const SESSION_COOKIE = 'maillon_session';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function requestOrigin(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin !== 'null') return origin;
+  const referer = request.headers.referer;
+  if (typeof referer === 'string') {
+    try {
+      return new URL(referer).origin;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+function isSameOrigin(request: FastifyRequest, origin: string, publicUrl: string | undefined): boolean {
+  try {
+    const url = new URL(origin);
+    if (publicUrl && new URL(publicUrl).origin === url.origin) return true;
+    return url.host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new AppError('UNAUTHENTICATED', 'Vous devez être connecté');
+  return request.auth;
+}
+
+export const accessPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api')) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`La route ${route.method} ${route.url} ne déclare pas son accès (config.access)`);
+  });
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.url.startsWith('/api')) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) {
+      const session = await findSessionByToken(app.db, token);
+      if (session) {
+        request.auth = session;
+        await touchSession(app.db, session);
+      } else {
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      }
+      // CSRF: a cookie-authenticated change must come from our own origin.
+      if (!SAFE_METHODS.has(request.method)) {
+        const origin = requestOrigin(request);
+        if (!origin || !isSameOrigin(request, origin, app.config.PUBLIC_URL)) {
+          throw new AppError('FORBIDDEN', 'Origine de la requête refusée');
+        }
+      }
+    }
+  });
+
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || access === 'public') return;
+    if (access === 'ingest') {
+      const key = app.config.INGEST_API_KEY;
+      const header = request.headers.authorization;
+      if (!key || header !== `Bearer ${key}`) throw new AppError('UNAUTHENTICATED', 'Clé d’API invalide');
+      return;
+    }
+    const auth = requireAuth(request);
+    if (access === 'user') return;
+    if (access === 'admin' && auth.role !== 'admin') throw new AppError('FORBIDDEN', 'Accès réservé à l’administrateur');
+    if (access === 'technician' && auth.role !== 'technician') {
+      throw new AppError('FORBIDDEN', 'Accès réservé aux techniciens');
+    }
+  });
+});
+
+/**
+ * Technician-self rule: the admin may act on any technician; a technician only on itself.
+ * Any other id answers 404 so existence is not revealed (decisions.md §2).
+ */
+export function assertTechnicianSelf(auth: AuthContext, technicianId: string, message = 'Ressource introuvable'): void {
+  if (auth.role === 'admin') return;
+  if (auth.technicianId !== technicianId) throw new AppError('NOT_FOUND', message);
+}

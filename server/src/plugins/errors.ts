@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, type FieldErrors } from '../lib/app-error';
+
+function fieldsFromValidation(error: FastifyError): FieldErrors {
+  const fields: FieldErrors = {};
+  if (!hasZodFastifySchemaValidationErrors(error)) return fields;
+  for (const issue of error.validation) {
+    const key = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
+    fields[key] ??= issue.message ?? 'Valeur invalide';
+  }
+  return fields;
+}
+
+const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'BAD_REQUEST', message: 'Le corps de la requête est invalide' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'BAD_REQUEST', message: 'Le corps de la requête est vide' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'La requête est trop volumineuse' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Type de contenu non pris en charge' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_REQUEST', message: 'Longueur de contenu invalide' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 400, code: 'BAD_REQUEST', message: 'Formulaire multipart attendu' },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Le fichier dépasse la taille maximale de 10 Mo' },
+  FST_PARTS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Trop de champs dans le formulaire' },
+  FST_FILES_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Trop de fichiers dans le formulaire' },
+  FST_FIELDS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Trop de champs dans le formulaire' },
+  FST_PROTO_VIOLATION: { status: 400, code: 'BAD_REQUEST', message: 'Requête invalide' },
+  FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_ERROR', message: 'Données invalides' },
+};
+
+/** One error shape for every answer: { message, code, fields? }; 5xx details stay in the log. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({ message: error.message, code: error.code, fields: error.fields });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = fieldsFromValidation(error);
+      const first = Object.values(fields)[0];
+      return reply.status(400).send({ message: first ?? 'Données invalides', code: 'VALIDATION_ERROR', fields });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, cause: error.cause }, 'response serialization failed');
+      return reply.status(500).send({ message: 'Erreur interne', code: 'INTERNAL', requestId: request.id });
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (known) return reply.status(known.status).send({ message: known.message, code: known.code });
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = status === 429 ? 'RATE_LIMITED' : status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
+      const message =
+        status === 429 ? 'Trop de tentatives, réessayez plus tard' : status === 413 ? 'La requête est trop volumineuse' : 'Requête invalide';
+      return reply.status(status).send({ message, code });
+    }
+    request.log.error({ err: error, requestId: request.id }, 'unhandled error');
+    return reply.status(500).send({ message: 'Erreur interne', code: 'INTERNAL', requestId: request.id });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ message: 'Ressource introuvable', code: 'NOT_FOUND' });
+  });
+});
