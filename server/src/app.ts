@@ -65,7 +65,10 @@ export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions
   for (const module of apiModules) await app.register(module);
 
   const distDir = serveWeb ? webDistDir(config) : null;
-  if (distDir) {
+  const notFound = { message: 'Ressource introuvable', code: 'NOT_FOUND' };
+  if (!distDir) {
+    app.setNotFoundHandler((_request, reply) => reply.status(404).send(notFound));
+  } else {
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: false,
@@ -79,7 +82,7 @@ export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions
     const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
     app.setNotFoundHandler((request, reply) => {
       if (request.url.startsWith('/api') || request.method !== 'GET') {
-        return reply.status(404).send({ message: 'Ressource introuvable', code: 'NOT_FOUND' });
+        return reply.status(404).send(notFound);
       }
       const assetPath = request.url.split('?')[0] ?? '/';
       if (assetPath.startsWith('/assets/')) {

@@ -13,7 +13,17 @@ import type { AuthContext } from '../modules/auth/auth.service';
  */
 export type Access = 'public' | 'user' | 'technician' | 'technician-or-admin' | 'admin' | 'ingest';
 
+export interface RouteAccessEntry {
+  method: string;
+  url: string;
+  access: Access;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api route with its declared access: the source of the access matrix tests. */
+    routeAccess: RouteAccessEntry[];
+  }
   interface FastifyContextConfig {
     access?: Access;
   }
@@ -43,7 +53,7 @@ function isSameOrigin(request: FastifyRequest, origin: string, publicUrl: string
   try {
     const url = new URL(origin);
     if (publicUrl && new URL(publicUrl).origin === url.origin) return true;
-    return url.host === request.headers.host;
+    return url.origin === new URL(`${request.protocol}://${request.headers.host ?? ''}`).origin;
   } catch {
     return false;
   }
@@ -56,11 +66,16 @@ export function requireAuth(request: FastifyRequest): AuthContext {
 
 export const accessPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
+  const table: RouteAccessEntry[] = [];
+  app.decorate('routeAccess', table);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api')) return;
     const access = route.config?.access;
     if (!access) throw new Error(`La route ${route.method} ${route.url} ne déclare pas son accès (config.access)`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') table.push({ method, url: route.url, access });
+    }
   });
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {

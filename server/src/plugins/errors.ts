@@ -55,8 +55,4 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     request.log.error({ err: error, requestId: request.id }, 'unhandled error');
     return reply.status(500).send({ message: 'Erreur interne', code: 'INTERNAL', requestId: request.id });
   });
-
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ message: 'Ressource introuvable', code: 'NOT_FOUND' });
-  });
 });

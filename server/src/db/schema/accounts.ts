@@ -14,7 +14,7 @@ export const users = pgTable(
     isActive: boolean().notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [check('users_role_check', sql.raw(`role in (${sqlList(USER_ROLES)})`))],
+  () => [check('users_role_check', sql.raw(`role in (${sqlList(USER_ROLES)})`))],
 );
 
 export const technicians = pgTable(

@@ -1,0 +1,59 @@
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maillon-e2e-'));
+const root = path.resolve(import.meta.dirname, '..');
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: '../test-results/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    locale: 'fr-FR',
+    timezoneId: 'Europe/Paris',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { viewport: { width: 1440, height: 900 } } },
+  ],
+  webServer: {
+    command: 'node server/dist/main.js',
+    cwd: root,
+    url: `http://localhost:${PORT}/api/public/config`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      PUBLIC_URL: `http://localhost:${PORT}`,
+    },
+  },
+});

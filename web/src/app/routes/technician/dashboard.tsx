@@ -1,0 +1,64 @@
+import { Suspense } from 'react';
+import { useSearchParams } from 'react-router';
+import { TECHNICIAN_TABS, type TechnicianTab } from '@maillon/common/enums';
+import type { Technician } from '@maillon/common/schemas/technicians';
+import { DashboardShell, TabPlaceholder } from '@/components/layout/dashboard-shell';
+import { Spinner } from '@/components/ui/feedback';
+import { paths } from '@/config/paths';
+import { useLogout } from '@/features/auth/api/logout';
+import { useTechnicianCounts, type TechnicianCounts } from '@/features/technician-dashboard/api/get-technician-counts';
+import { AccountBanners } from '@/features/technician-dashboard/components/account-banners';
+import { usePageMeta } from '@/hooks/use-page-meta';
+import { RequireRole } from '../require-role';
+import { TECHNICIAN_TAB_DEFINITIONS } from './tabs';
+
+function countFor(counts: TechnicianCounts | undefined, key: (typeof TECHNICIAN_TAB_DEFINITIONS)[number]['countKey']) {
+  if (!counts || !key) return undefined;
+  if (key === 'formation') return counts.formation.total - counts.formation.read;
+  return counts[key];
+}
+
+function TechnicianDashboard({ technician }: { technician: Technician }) {
+  const [searchParams] = useSearchParams();
+  const tabParam = searchParams.get('tab') ?? 'find-missions';
+  const definition = TECHNICIAN_TAB_DEFINITIONS.find((t) => t.id === tabParam);
+  const activeId = TECHNICIAN_TABS.includes(tabParam as TechnicianTab) ? tabParam : tabParam;
+  usePageMeta({ title: definition?.title ?? 'Espace technicien' });
+  const counts = useTechnicianCounts(technician.id);
+  const logout = useLogout();
+
+  const items = TECHNICIAN_TAB_DEFINITIONS.filter((t) => t.inNav).map((t) => ({
+    id: t.id,
+    label: t.title,
+    icon: t.icon,
+    href: paths.technician.dashboard.getHref({ tab: t.id }),
+    count: countFor(counts.data, t.countKey),
+  }));
+
+  return (
+    <DashboardShell
+      title="Maillon"
+      subtitle={`${technician.firstName} ${technician.lastName}`}
+      items={items}
+      activeId={activeId === 'missions' ? 'applications' : activeId}
+      onLogout={logout}
+    >
+      <AccountBanners technician={technician} counts={counts.data} formationHref={paths.technician.dashboard.getHref({ tab: 'formation' })} />
+      {definition ? (
+        <Suspense fallback={<Spinner />}>
+          <definition.Component technician={technician} />
+        </Suspense>
+      ) : (
+        <TabPlaceholder title={tabParam} message="Contenu en développement : cet onglet reste à implémenter." />
+      )}
+    </DashboardShell>
+  );
+}
+
+export function TechnicianDashboardRoute() {
+  return (
+    <RequireRole role="technician" loginPath={paths.technician.login.getHref()}>
+      {(session) => (session.technician ? <TechnicianDashboard technician={session.technician} /> : null)}
+    </RequireRole>
+  );
+}

@@ -1,0 +1,144 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { HeartPulse, LogOut } from 'lucide-react';
+import { cn } from '@/lib/cn';
+import { Button } from '@/components/ui/button';
+
+export interface NavItem {
+  id: string;
+  label: string;
+  icon: ReactNode;
+  href: string;
+  count?: number | undefined;
+}
+
+interface DashboardShellProps {
+  title: string;
+  subtitle?: ReactNode;
+  status?: ReactNode;
+  items: NavItem[];
+  activeId: string;
+  onLogout: () => void;
+  /** Phone layout: a top bar and scrollable tab chips instead of the sidebar. */
+  mobileNav?: boolean;
+  headerExtra?: ReactNode;
+  children: ReactNode;
+}
+
+function CountBadge({ count, active }: { count: number; active: boolean }) {
+  return (
+    <span
+      className={cn(
+        'ml-auto min-w-6 rounded-full px-1.5 text-center text-xs font-semibold tabular-nums',
+        active ? 'bg-white/25 text-current' : 'bg-muted text-muted-foreground',
+      )}
+    >
+      {count}
+    </span>
+  );
+}
+
+export function DashboardShell({ title, subtitle, status, items, activeId, onLogout, mobileNav = true, headerExtra, children }: DashboardShellProps) {
+  return (
+    <div className={cn('min-h-dvh', mobileNav ? 'lg:grid lg:grid-cols-[16rem_1fr]' : 'xl:grid xl:grid-cols-[16rem_1fr]')}>
+      <aside
+        className={cn('sticky top-0 hidden h-dvh border-r bg-card', mobileNav ? 'lg:flex lg:flex-col' : 'xl:flex xl:flex-col')}
+        aria-label="Navigation principale"
+      >
+        <div className="flex items-center gap-2 border-b px-5 py-4">
+          <HeartPulse className="size-6 text-primary" aria-hidden="true" />
+          <div className="min-w-0">
+            <p className="truncate font-bold leading-tight">{title}</p>
+            {subtitle ? <p className="truncate text-xs text-muted-foreground">{subtitle}</p> : null}
+          </div>
+        </div>
+        {status ? <div className="border-b px-5 py-2">{status}</div> : null}
+        <nav className="flex-1 overflow-y-auto p-3">
+          <ul className="grid gap-1">
+            {items.map((item) => {
+              const active = item.id === activeId;
+              return (
+                <li key={item.id}>
+                  <Link
+                    to={item.href}
+                    aria-current={active ? 'page' : undefined}
+                    className={cn(
+                      'flex items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium transition-colors [&_svg]:size-4',
+                      active ? 'bg-primary text-primary-foreground' : 'text-foreground/80 hover:bg-muted',
+                    )}
+                  >
+                    {item.icon}
+                    <span className="truncate">{item.label}</span>
+                    {item.count !== undefined ? <CountBadge count={item.count} active={active} /> : null}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="border-t p-3">
+          <Button variant="ghost" className="w-full justify-start" onClick={onLogout}>
+            <LogOut aria-hidden="true" /> Déconnexion
+          </Button>
+        </div>
+      </aside>
+
+      <div className="flex min-w-0 flex-col">
+        {mobileNav ? (
+          <header className="sticky top-0 z-30 border-b bg-card/95 backdrop-blur lg:hidden">
+            <div className="flex items-center gap-2 px-4 py-3">
+              <HeartPulse className="size-6 text-primary" aria-hidden="true" />
+              <p className="font-bold">{title}</p>
+              <Button variant="ghost" size="icon" className="ml-auto" onClick={onLogout} aria-label="Déconnexion">
+                <LogOut aria-hidden="true" />
+              </Button>
+            </div>
+            <nav aria-label="Onglets" className="-mb-px flex gap-1 overflow-x-auto px-3 pb-2">
+              {items.map((item) => {
+                const active = item.id === activeId;
+                return (
+                  <Link
+                    key={item.id}
+                    to={item.href}
+                    aria-current={active ? 'page' : undefined}
+                    className={cn(
+                      'flex h-10 shrink-0 items-center gap-2 rounded-full border px-3 text-sm font-medium [&_svg]:size-4',
+                      active ? 'border-primary bg-primary text-primary-foreground' : 'bg-card text-foreground/80',
+                    )}
+                  >
+                    {item.icon}
+                    {item.label}
+                    {item.count !== undefined ? <CountBadge count={item.count} active={active} /> : null}
+                  </Link>
+                );
+              })}
+            </nav>
+          </header>
+        ) : null}
+        {headerExtra}
+        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-5 sm:px-6 lg:px-8 lg:py-8">{children}</main>
+      </div>
+    </div>
+  );
+}
+
+export function TabPlaceholder({ title, message = 'Contenu en développement' }: { title: string; message?: string }) {
+  return (
+    <section className="grid gap-3">
+      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+      <div className="rounded-lg border border-dashed bg-card px-6 py-12 text-center text-muted-foreground">{message}</div>
+    </section>
+  );
+}
+
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
+      <div className="grid gap-1">
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        {description ? <p className="text-sm text-muted-foreground">{description}</p> : null}
+      </div>
+      {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import type { AdminTab, TechnicianTab } from '@maillon/common/enums';
+
+/** Every app path in one typed object. */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  technician: {
+    login: { path: '/technician/login', getHref: () => '/technician/login' },
+    register: { path: '/technician/register', getHref: () => '/technician/register' },
+    resetPassword: { path: '/technician/reset-password', getHref: () => '/technician/reset-password' },
+    dashboard: {
+      path: '/technician/dashboard',
+      getHref: (params: { tab?: TechnicianTab | string; search?: string } = {}) => {
+        const query = new URLSearchParams();
+        if (params.tab) query.set('tab', params.tab);
+        if (params.search) query.set('search', params.search);
+        const text = query.toString();
+        return `/technician/dashboard${text ? `?${text}` : ''}`;
+      },
+    },
+  },
+  admin: {
+    login: { path: '/admin/login', getHref: () => '/admin/login' },
+    dashboard: {
+      path: '/admin/dashboard',
+      getHref: (params: { tab?: AdminTab | string } = {}) => (params.tab ? `/admin/dashboard?tab=${params.tab}` : '/admin/dashboard'),
+    },
+  },
+} as const;

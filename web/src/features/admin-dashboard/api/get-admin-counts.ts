@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ADMIN_COUNTS_REFRESH_MS } from '@maillon/common/constants';
+import { api } from '@/lib/api-client';
+
+export interface AdminCounts {
+  suggestions: number;
+  missionsLots: number;
+  techniciens: number;
+  facturesVirements: number;
+  expeditions: number;
+  librairie: number;
+}
+
+export const adminCountsQueryKey = ['admin', 'counts'] as const;
+
+export function useAdminCounts() {
+  return useQuery(
+    queryOptions({
+      queryKey: adminCountsQueryKey,
+      queryFn: () => api.get<AdminCounts>('/api/admin/counts'),
+      refetchInterval: ADMIN_COUNTS_REFRESH_MS,
+    }),
+  );
+}

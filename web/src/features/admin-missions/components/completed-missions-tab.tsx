@@ -1,0 +1,5 @@
+import { TabPlaceholder } from '@/components/layout/dashboard-shell';
+
+export function CompletedMissionsTab() {
+  return <TabPlaceholder title="Missions terminées" />;
+}

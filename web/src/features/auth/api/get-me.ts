@@ -1,0 +1,32 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SessionResponse } from '@maillon/common/schemas/auth';
+import { api, ApiError } from '@/lib/api-client';
+import { readStoredSession, storeSession } from '@/lib/session';
+
+export const meQueryKey = ['auth', 'me'] as const;
+
+/** The signed-in account, or null on 401 (spec §6: unauthenticated reads may return null). */
+export async function getMe(): Promise<SessionResponse | null> {
+  try {
+    const session = await api.get<SessionResponse>('/api/auth/me');
+    storeSession(session);
+    return session;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      storeSession(null);
+      return null;
+    }
+    throw error;
+  }
+}
+
+export const meQueryOptions = () =>
+  queryOptions({
+    queryKey: meQueryKey,
+    queryFn: getMe,
+    placeholderData: () => readStoredSession() ?? undefined,
+  });
+
+export function useMe() {
+  return useQuery(meQueryOptions());
+}
