@@ -40,7 +40,7 @@ export default defineConfig({
     { name: 'desktop', use: { viewport: { width: 1440, height: 900 } } },
   ],
   webServer: {
-    command: 'node server/dist/main.js',
+    command: `node ${process.env.E2E_SERVER_ENTRY ?? 'server/dist/main.js'}`,
     cwd: root,
     url: `http://localhost:${PORT}/api/public/config`,
     timeout: 120_000,
@@ -54,6 +54,7 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       PUBLIC_URL: `http://localhost:${PORT}`,
+      ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}),
     },
   },
 });

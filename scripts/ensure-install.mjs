@@ -16,7 +16,7 @@ function dependenciesInstalled() {
 
 if (!dependenciesInstalled()) {
   console.log('Installation des dépendances npm…');
-  run(fs.existsSync(path.join(root, 'package-lock.json')) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund');
+  run('npm install --no-audit --no-fund');
 }
 
 if (process.argv.includes('--browser')) {

@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 // One ESM bundle of the server and the shared package; node_modules stay external.
 await build({
   entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  outfile: process.env.SERVER_OUTFILE ?? 'dist/main.js',
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -25,4 +25,4 @@ await build({
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
 });
-console.log('server built: dist/main.js');
+console.log(`server built: ${process.env.SERVER_OUTFILE ?? 'dist/main.js'}`);

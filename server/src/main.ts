@@ -3,6 +3,7 @@ import { openDatabase } from './db/client';
 import { buildApp } from './app';
 import { ensureAdmin, purgeExpiredSessions } from './modules/auth/auth.service';
 import { DEMO_ADMIN, seedDemoIfEmpty } from './db/seed/demo';
+import { startOutboxWorker } from './lib/outbox';
 
 async function main(): Promise<void> {
   let config;
@@ -49,12 +50,16 @@ async function main(): Promise<void> {
 
 function startWorkers(app: Awaited<ReturnType<typeof buildApp>>): () => void {
   const timers: NodeJS.Timeout[] = [];
+  const stopOutbox = startOutboxWorker(app.db, app.config, app.log);
   timers.push(
     setInterval(() => {
       purgeExpiredSessions(app.db).catch((error) => app.log.error(error));
     }, 60 * 60_000),
   );
-  return () => timers.forEach(clearInterval);
+  return () => {
+    stopOutbox();
+    timers.forEach(clearInterval);
+  };
 }
 
 main().catch((error) => {

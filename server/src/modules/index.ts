@@ -1,6 +1,37 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { adminLibraryRoutes } from './admin-library/admin-library.routes';
+import { adminLotsRoutes } from './admin-lots/admin-lots.routes';
+import { adminMissionsRoutes } from './admin-missions/admin-missions.routes';
+import { adminShipmentsRoutes } from './admin-shipments/admin-shipments.routes';
+import { adminTechniciansRoutes } from './admin-technicians/admin-technicians.routes';
+import { applicationsRoutes } from './applications/applications.routes';
 import { authRoutes } from './auth/auth.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
+import { fieldWorkRoutes } from './field-work/field-work.routes';
+import { filesRoutes } from './files/files.routes';
+import { learningResourcesRoutes } from './learning-resources/learning-resources.routes';
+import { missionBatchesRoutes } from './mission-batches/mission-batches.routes';
+import { moneyRoutes } from './money/money.routes';
+import { parcelsRoutes } from './parcels/parcels.routes';
+import { settingsRoutes } from './settings/settings.routes';
+import { techniciansRoutes } from './technicians/technicians.routes';
 
-/** Every API module, registered in order by buildApp. */
-export const apiModules: FastifyPluginAsyncZod[] = [authRoutes, dashboardRoutes];
+/** Every API module, registered by buildApp. Each module owns distinct paths. */
+export const apiModules: FastifyPluginAsyncZod[] = [
+  authRoutes,
+  dashboardRoutes,
+  filesRoutes,
+  techniciansRoutes,
+  adminTechniciansRoutes,
+  learningResourcesRoutes,
+  adminLibraryRoutes,
+  missionBatchesRoutes,
+  adminLotsRoutes,
+  applicationsRoutes,
+  fieldWorkRoutes,
+  parcelsRoutes,
+  adminShipmentsRoutes,
+  moneyRoutes,
+  adminMissionsRoutes,
+  settingsRoutes,
+];

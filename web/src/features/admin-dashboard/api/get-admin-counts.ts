@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ADMIN_COUNTS_REFRESH_MS } from '@maillon/common/constants';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export interface AdminCounts {
   suggestions: number;
@@ -11,7 +12,7 @@ export interface AdminCounts {
   librairie: number;
 }
 
-export const adminCountsQueryKey = ['admin', 'counts'] as const;
+export const adminCountsQueryKey = queryKeys.adminCounts;
 
 export function useAdminCounts() {
   return useQuery(

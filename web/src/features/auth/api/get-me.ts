@@ -1,9 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionResponse } from '@maillon/common/schemas/auth';
 import { api, ApiError } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import { readStoredSession, storeSession } from '@/lib/session';
 
-export const meQueryKey = ['auth', 'me'] as const;
+export const meQueryKey = queryKeys.me;
 
 /** The signed-in account, or null on 401 (spec §6: unauthenticated reads may return null). */
 export async function getMe(): Promise<SessionResponse | null> {

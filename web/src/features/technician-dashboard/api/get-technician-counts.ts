@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export interface TechnicianCounts {
   formation: { total: number; read: number };
@@ -9,7 +10,7 @@ export interface TechnicianCounts {
   packages: number;
 }
 
-export const technicianCountsQueryKey = (technicianId: string) => ['technicians', technicianId, 'counts'] as const;
+export const technicianCountsQueryKey = queryKeys.technicianCounts;
 
 export const technicianCountsQueryOptions = (technicianId: string) =>
   queryOptions({

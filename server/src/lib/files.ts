@@ -1,0 +1,144 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { MultipartFile } from '@fastify/multipart';
+import { UPLOAD_MAX_BYTES } from '@maillon/common/constants';
+import type { DbOrTx } from '../db/client';
+import { storedFiles } from '../db/schema';
+import { AppError } from './app-error';
+
+export type FileType = 'png' | 'jpeg' | 'pdf' | 'doc' | 'docx';
+export type StoredFileKind = 'identity' | 'cv' | 'invoice';
+
+const MIME: Record<FileType, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  pdf: 'application/pdf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+const EXTENSION: Record<FileType, string> = { png: 'png', jpeg: 'jpg', pdf: 'pdf', doc: 'doc', docx: 'docx' };
+
+export const ALLOWED_TYPES: Record<StoredFileKind, readonly FileType[]> = {
+  identity: ['png', 'jpeg', 'pdf'],
+  cv: ['pdf', 'doc', 'docx'],
+  invoice: ['pdf'],
+};
+
+const startsWith = (buffer: Buffer, bytes: number[], offset = 0) => bytes.every((b, i) => buffer[offset + i] === b);
+
+/** The type decided from the file's bytes (magic numbers), never from its name or Content-Type. */
+export function sniffFileType(buffer: Buffer): FileType | null {
+  if (buffer.length < 8) return null;
+  if (startsWith(buffer, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(buffer, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(buffer, [0x25, 0x50, 0x44, 0x46, 0x2d])) {
+    // A real PDF ends with %%EOF (allowing trailing whitespace); a truncated one is refused.
+    const tail = buffer.subarray(Math.max(0, buffer.length - 1024)).toString('latin1');
+    return tail.includes('%%EOF') ? 'pdf' : null;
+  }
+  if (startsWith(buffer, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'doc';
+  if (startsWith(buffer, [0x50, 0x4b, 0x03, 0x04])) {
+    const head = buffer.subarray(0, Math.min(buffer.length, 64 * 1024)).toString('latin1');
+    return head.includes('word/') || head.includes('[Content_Types].xml') ? 'docx' : null;
+  }
+  return null;
+}
+
+/** PDFs that carry scripts or auto-actions are refused: an invoice or CV never needs them. */
+export function pdfHasActiveContent(buffer: Buffer): boolean {
+  const text = buffer.toString('latin1');
+  return /\/(JavaScript|JS|OpenAction|AA|Launch|EmbeddedFile|RichMedia)\b/.test(text);
+}
+
+/** Reads a multipart file part into memory, enforcing the 10 MB limit. */
+export async function readFilePart(part: MultipartFile): Promise<Buffer> {
+  const buffer = await part.toBuffer();
+  if (part.file.truncated || buffer.length > UPLOAD_MAX_BYTES) {
+    throw new AppError('PAYLOAD_TOO_LARGE', 'Le fichier dépasse la taille maximale de 10 Mo');
+  }
+  return buffer;
+}
+
+/** A safe display name: no path, no control or bidi characters, bounded length. */
+export function sanitizeFileName(name: string, type: FileType): string {
+  const base = path.basename(name.replace(/\\/g, '/'));
+  const cleaned = base
+    .normalize('NFC')
+    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/[/\\:*?"<>|%]/g, '_')
+    .replace(/^\.+/, '')
+    .trim()
+    .slice(0, 120);
+  const stem = cleaned.replace(/\.[^.]*$/, '') || 'document';
+  return `${stem}.${EXTENSION[type]}`;
+}
+
+export interface StoreFileOptions {
+  uploadsDir: string;
+  technicianId: string | null;
+  kind: StoredFileKind;
+  buffer: Buffer;
+  originalName: string;
+  /** Message when the bytes are not one of the allowed types. */
+  invalidTypeMessage: string;
+}
+
+export interface StoredFile {
+  id: string;
+  storageKey: string;
+  path: string;
+}
+
+/**
+ * Checks the bytes, writes the file under a random name and records it. Call inside the transaction of the change it
+ * belongs to; if the transaction fails, `removeStoredFile` cleans the orphan.
+ */
+export async function storeFile(tx: DbOrTx, options: StoreFileOptions): Promise<StoredFile> {
+  if (options.buffer.length === 0) throw new AppError('INVALID_FILE', 'Le fichier est vide');
+  const type = sniffFileType(options.buffer);
+  if (!type || !ALLOWED_TYPES[options.kind].includes(type)) throw new AppError('INVALID_FILE', options.invalidTypeMessage);
+  if (type === 'pdf' && pdfHasActiveContent(options.buffer)) {
+    throw new AppError('INVALID_FILE', 'Ce PDF contient du contenu actif (scripts) et ne peut pas être accepté');
+  }
+  const storageKey = `${options.kind}/${crypto.randomUUID()}.${EXTENSION[type]}`;
+  const filePath = path.join(options.uploadsDir, storageKey);
+  await fs.mkdir(path.dirname(filePath), { recursive: true });
+  await fs.writeFile(filePath, options.buffer, { flag: 'wx', mode: 0o600 });
+  try {
+    const [row] = await tx
+      .insert(storedFiles)
+      .values({
+        technicianId: options.technicianId,
+        kind: options.kind,
+        storageKey,
+        originalName: sanitizeFileName(options.originalName, type),
+        mimeType: MIME[type],
+        size: options.buffer.length,
+      })
+      .returning({ id: storedFiles.id });
+    return { id: row!.id, storageKey, path: filePath };
+  } catch (error) {
+    await fs.rm(filePath, { force: true });
+    throw error;
+  }
+}
+
+export async function removeStoredFile(uploadsDir: string, storageKey: string): Promise<void> {
+  const filePath = path.resolve(uploadsDir, storageKey);
+  if (!filePath.startsWith(path.resolve(uploadsDir) + path.sep)) return;
+  await fs.rm(filePath, { force: true });
+}
+
+export function resolveStoredPath(uploadsDir: string, storageKey: string): string {
+  const filePath = path.resolve(uploadsDir, storageKey);
+  if (!filePath.startsWith(path.resolve(uploadsDir) + path.sep)) throw new AppError('NOT_FOUND', 'Fichier introuvable');
+  return filePath;
+}
+
+/** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '_') || 'document';
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
