@@ -59,6 +59,20 @@ function isSameOrigin(request: FastifyRequest, origin: string, publicUrl: string
   }
 }
 
+function enforceAccess(request: FastifyRequest, ingestKey: string | undefined): void {
+  const access = request.routeOptions.config?.access;
+  if (!access || access === 'public') return;
+  if (access === 'ingest') {
+    const header = request.headers.authorization;
+    if (!ingestKey || header !== `Bearer ${ingestKey}`) throw new AppError('UNAUTHENTICATED', 'Clé d’API invalide');
+    return;
+  }
+  const auth = requireAuth(request);
+  if (access === 'user') return;
+  if (access === 'admin' && auth.role !== 'admin') throw new AppError('FORBIDDEN', 'Accès réservé à l’administrateur');
+  if (access === 'technician' && auth.role !== 'technician') throw new AppError('FORBIDDEN', 'Accès réservé aux techniciens');
+}
+
 export function requireAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw new AppError('UNAUTHENTICATED', 'Vous devez être connecté');
   return request.auth;
@@ -97,24 +111,10 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
         }
       }
     }
+    // Access is decided before the body is parsed or validated: a caller without the right never learns more.
+    enforceAccess(request, app.config.INGEST_API_KEY);
   });
 
-  app.addHook('preHandler', async (request: FastifyRequest) => {
-    const access = request.routeOptions.config?.access;
-    if (!access || access === 'public') return;
-    if (access === 'ingest') {
-      const key = app.config.INGEST_API_KEY;
-      const header = request.headers.authorization;
-      if (!key || header !== `Bearer ${key}`) throw new AppError('UNAUTHENTICATED', 'Clé d’API invalide');
-      return;
-    }
-    const auth = requireAuth(request);
-    if (access === 'user') return;
-    if (access === 'admin' && auth.role !== 'admin') throw new AppError('FORBIDDEN', 'Accès réservé à l’administrateur');
-    if (access === 'technician' && auth.role !== 'technician') {
-      throw new AppError('FORBIDDEN', 'Accès réservé aux techniciens');
-    }
-  });
 });
 
 /**
