@@ -108,6 +108,8 @@ export const technicianMissionData = pgTable(
     isCompleted: boolean().notNull().default(false),
     technicianComments: text(),
     adminComments: text(),
+    /** Place of the device in the technician's sorted round trip ("Trier pour économiser ma route"); null = unsorted. */
+    routePosition: integer(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

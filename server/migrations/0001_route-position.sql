@@ -1,0 +1,1 @@
+ALTER TABLE "technician_mission_data" ADD COLUMN "route_position" integer;
