@@ -1,0 +1,171 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { hashPassword } from '../../lib/passwords';
+
+export const SCALE_PASSWORD = 'Bench-Password-2026';
+export const SCALE_ADMIN_EMAIL = 'bench-admin@maillon.test';
+
+export interface ScaleSizes {
+  technicians: number;
+  missions: number;
+  lots: number;
+  visibleLots: number;
+  applications: number;
+  invoices: number;
+  shipments: number;
+  resources: number;
+  views: number;
+}
+
+export const FULL_SCALE: ScaleSizes = {
+  technicians: 5000,
+  missions: 100_000,
+  lots: 10_000,
+  visibleLots: 2000,
+  applications: 50_000,
+  invoices: 20_000,
+  shipments: 20_000,
+  resources: 50,
+  views: 100_000,
+};
+
+export function scaled(factor: number): ScaleSizes {
+  const n = (v: number) => Math.max(1, Math.round(v * factor));
+  return {
+    technicians: n(FULL_SCALE.technicians),
+    missions: n(FULL_SCALE.missions),
+    lots: n(FULL_SCALE.lots),
+    visibleLots: n(FULL_SCALE.visibleLots),
+    applications: n(FULL_SCALE.applications),
+    invoices: n(FULL_SCALE.invoices),
+    shipments: n(FULL_SCALE.shipments),
+    resources: FULL_SCALE.resources,
+    views: n(FULL_SCALE.views),
+  };
+}
+
+const DEPARTMENTS_SQL = `(array['01','06','13','31','33','35','38','44','59','67','69','75','76','83','92','93','94','2A','971','974'])`;
+const MODELS_SQL = `(array['Philips - HeartStart HS1','Zoll - AED Plus','Physio-Control - LIFEPAK CR Plus','HeartSine - samaritan PAD 350P','Cardiac Science - Powerheart G5','Schiller - FRED PA-1','Mindray - BeneHeart C1A','Defibtech - Lifeline VIEW'])`;
+const TAGS_SQL = `(array['Maintenance','Installation','Contrôle','Batteries','Électrodes','Signalétique'])`;
+
+/**
+ * Fills the database with a platform at scale, set-based (INSERT … SELECT generate_series), in one transaction.
+ * Row i of each table is derived from i so the data is reproducible and relations are valid.
+ */
+export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) => void = console.log): Promise<void> {
+  const hash = await hashPassword(SCALE_PASSWORD);
+  const step = async (label: string, query: ReturnType<typeof sql>) => {
+    const started = Date.now();
+    await db.execute(query);
+    log(`  ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  };
+  const t = sizes;
+  await step('admin', sql`insert into users (email, password_hash, role) values (${SCALE_ADMIN_EMAIL}, ${hash}, 'admin') on conflict do nothing`);
+  await step(
+    `${t.technicians} technicians`,
+    sql.raw(`
+      with u as (
+        insert into users (email, password_hash, role)
+        select 'tech' || i || '@bench.maillon.test', '${hash}', 'technician' from generate_series(1, ${t.technicians}) i
+        returning id, email
+      )
+      insert into technicians (user_id, first_name, last_name, email, phone, city, postal_code, departments, status,
+        formation_completed, formation_status, iban, total_earnings_cents, completed_missions)
+      select u.id, 'Prénom' || n, 'Nom' || n, u.email, '06 00 00 00 00', 'Ville', '75011',
+        array[${DEPARTMENTS_SQL}[1 + n % 20]], case when n % 10 = 0 then 'pending' else 'active' end,
+        n % 4 <> 0, case when n % 4 <> 0 then 'Formation complétée' else 'Formation incomplète' end,
+        'FR7630006000011234567890' || lpad((n % 1000)::text, 3, '0'), (n % 50) * 10000, n % 7
+      from (select id, email, substring(email from 5 for position('@' in email) - 5)::int as n from u) u`),
+  );
+  await step(
+    `${t.lots} lots (${t.visibleLots} visible)`,
+    sql.raw(`
+      insert into mission_batches (title, description, price_cents, departments, tags, deadline, visibility, status,
+        defibrillators_sum, defibrillators_done, amount_per_defib_cents)
+      select 'Lot ' || i || ' - ' || ${DEPARTMENTS_SQL}[1 + i % 20], 'Lot de missions de maintenance n°' || i,
+        (5 + i % 20) * 12000, array[${DEPARTMENTS_SQL}[1 + i % 20]], array[${TAGS_SQL}[1 + i % 6]],
+        now() + ((i % 90) || ' days')::interval, case when i <= ${t.visibleLots} then 'visible' else 'invisible' end,
+        case when i > ${t.lots} * 0.8 then 'completed' else 'active' end, ${Math.max(1, Math.floor(t.missions / t.lots))}, 0,
+        ((5 + i % 20) * 12000) / ${Math.max(1, Math.floor(t.missions / t.lots))}
+      from generate_series(1, ${t.lots}) i`),
+  );
+  await step(
+    `${t.missions} missions`,
+    sql.raw(`
+      with lots as (select id, row_number() over (order by created_at, id) as n from mission_batches where not is_system)
+      insert into missions (title, description, location, department, budget_cents, tags, status, batch_id, serial_number,
+        client_name, defibrillator_model, visit_type, tel_site, email_site, completion_link, postal_code, city, latitude, longitude)
+      select 'Maintenance - Site ' || i, 'Visite de maintenance', i || ' rue de la République, 75011 Paris',
+        ${DEPARTMENTS_SQL}[1 + i % 20], 15000, array['Maintenance'], 'active', lots.id, 'SN-B-' || i, 'Client ' || i,
+        ${MODELS_SQL}[1 + i % 8], 'Maintenance', '01 00 00 00 00', 'site' || i || '@exemple.fr',
+        'https://formulaires.maillon.fr/c?s=SN-B-' || i, '75011', 'Paris', 48.85 + (i % 100) * 0.001, 2.38 + (i % 100) * 0.001
+      from generate_series(1, ${t.missions}) i
+      left join lots on lots.n = 1 + (i % ${t.lots})`),
+  );
+  await step(
+    `${t.applications} applications`,
+    sql.raw(`
+      with lots as (select id, row_number() over (order by created_at, id) as n from mission_batches where not is_system),
+      techs as (select id, row_number() over (order by created_at, id) as n from technicians)
+      insert into applications (batch_id, technician_id, status, applied_at)
+      select lots.id, techs.id,
+        case when i % 5 = 0 and (i / 5) < ${Math.floor(t.lots * 0.4)} then 'Recruté' when i % 11 = 0 then 'Refusé' else 'En attente' end,
+        now() - ((i % 60) || ' days')::interval
+      from generate_series(0, ${t.applications - 1}) i
+      join lots on lots.n = 1 + (i / 5) % ${t.lots}
+      join techs on techs.n = 1 + (i + (i / 5) * 7) % ${t.technicians}
+      on conflict do nothing`),
+  );
+  await step(
+    `${t.invoices} invoices and transfers`,
+    sql.raw(`
+      with picked as (
+        select technician_id, batch_id, row_number() over (order by applied_at, id) as n from applications limit ${t.invoices}
+      ), inv as (
+        insert into invoices (technician_id, batch_id, amount_cents, status, mission_title, initial_amount_cents,
+          validated_amount_cents, batch_price_cents, progression, reference)
+        select p.technician_id, p.batch_id, 60000,
+          (array['Mission à terminer','Facture à soumettre','Facture envoyée','Terminé'])[1 + p.n % 4],
+          'Lot bench ' || p.n, 60000, 30000 + (p.n % 10) * 3000, 60000, (p.n % 10) || '/10', 'FAC-B-' || p.n
+        from picked p
+        on conflict do nothing
+        returning id, technician_id, batch_id, validated_amount_cents, status, reference
+      )
+      insert into transfers (batch_id, technician_id, invoice_id, status, invoice_ref, bank_account_last4, amount_cents, transfer_date)
+      select batch_id, technician_id, id, case when status = 'Terminé' then 'Effectué' else 'Enregistré' end, reference, '0189',
+        validated_amount_cents, now() from inv`),
+  );
+  await step(
+    `${t.shipments} shipments`,
+    sql.raw(`
+      with techs as (select id, row_number() over (order by created_at, id) as n from technicians),
+      lots as (select id, title, row_number() over (order by created_at, id) as n from mission_batches where not is_system)
+      insert into shipments (batch_id, technician_id, tracking_number, status, shipped_date, destination,
+        destination_postal_code, content, mission_title)
+      select lots.id, techs.id, 'MR' || (10000000 + i), (array['draft','in_transit','delivered','cancelled'])[1 + i % 4],
+        now() - ((i % 30) || ' days')::interval, 'Relais Paris Centre', '75011', 'Batterie, électrodes', lots.title
+      from generate_series(1, ${t.shipments}) i
+      join techs on techs.n = 1 + i % ${t.technicians}
+      join lots on lots.n = 1 + i % ${t.lots}`),
+  );
+  await step(
+    `${t.resources} learning resources`,
+    sql.raw(`
+      insert into learning_resources (title, description, type, url, duration)
+      select 'Module ' || i, 'Formation n°' || i, (array['document','video','interactive','pdf','other'])[1 + i % 5],
+        'https://maillon.fr/formation/' || i, 5 + i % 20
+      from generate_series(1, ${t.resources}) i`),
+  );
+  await step(
+    `${t.views} resource views`,
+    sql.raw(`
+      with r as (select id, row_number() over (order by created_at, id) as n from learning_resources),
+      techs as (select id, row_number() over (order by created_at, id) as n from technicians)
+      insert into resource_views (resource_id, technician_id)
+      select r.id, techs.id from generate_series(0, ${t.views - 1}) i
+      join r on r.n = 1 + i % ${t.resources}
+      join techs on techs.n = 1 + (i / ${t.resources}) % ${t.technicians}
+      on conflict do nothing`),
+  );
+  await step('analyze', sql`analyze`);
+}
