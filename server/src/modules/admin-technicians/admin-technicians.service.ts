@@ -1,0 +1,254 @@
+import { and, arrayContains, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  TECHNICIAN_SUB_TAB_STATUSES,
+  type AdminTechnician,
+  type TechnicianCounts,
+  type TechnicianListQuery,
+  type TechnicianSubTab,
+} from '@maillon/common/schemas/admin-technicians';
+import type { Technician } from '@maillon/common/schemas/technicians';
+import type { TechnicianStatus } from '@maillon/common/enums';
+import type { Config } from '../../config';
+import type { Db, DbOrTx } from '../../db/client';
+import {
+  applications,
+  invoicesFiles,
+  learningResources,
+  missionBatches,
+  resourceViews,
+  storedFiles,
+  technicians,
+  users,
+} from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { audit } from '../../lib/audit';
+import { removeStoredFile } from '../../lib/files';
+import { enqueueEmail } from '../../lib/outbox';
+import { likePattern } from '../../lib/pagination';
+import { revokeUserSessions } from '../auth/auth.service';
+import { recomputeBatchFigures } from '../lifecycle/lifecycle.service';
+import { toTechnician, type TechnicianRow } from '../technicians/technicians.mapper';
+
+interface Page {
+  limit: number;
+  offset: number;
+}
+
+function filterConditions({ search, department }: Pick<TechnicianListQuery, 'search' | 'department'>): SQL[] {
+  const conditions: SQL[] = [];
+  if (search) {
+    const pattern = likePattern(search);
+    conditions.push(
+      or(
+        ilike(technicians.firstName, pattern),
+        ilike(technicians.lastName, pattern),
+        sql`(${technicians.firstName} || ' ' || ${technicians.lastName}) ilike ${pattern}`,
+        sql`(${technicians.lastName} || ' ' || ${technicians.firstName}) ilike ${pattern}`,
+        ilike(technicians.email, pattern),
+        ilike(technicians.companyName, pattern),
+      )!,
+    );
+  }
+  if (department) conditions.push(arrayContains(technicians.departments, [department]));
+  return conditions;
+}
+
+function listWhere(query: TechnicianListQuery): SQL | undefined {
+  const conditions = filterConditions(query);
+  if (query.status) conditions.push(inArray(technicians.status, [...TECHNICIAN_SUB_TAB_STATUSES[query.status]]));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** Technicians of one sub-tab, searched and filtered on the server, one page at a time. */
+export async function listTechnicians(db: Db, query: TechnicianListQuery & Page): Promise<{ items: Technician[]; total: number }> {
+  const where = listWhere(query);
+  // Moderation works oldest first; the other lists show the newest accounts first.
+  const order = query.status === 'pending' ? asc(technicians.createdAt) : desc(technicians.createdAt);
+  const [rows, [totalRow]] = await Promise.all([
+    db.select().from(technicians).where(where).orderBy(order, asc(technicians.id)).limit(query.limit).offset(query.offset),
+    db.select({ n: count() }).from(technicians).where(where),
+  ]);
+  return { items: rows.map(toTechnician), total: Number(totalRow?.n ?? 0) };
+}
+
+async function enhance(db: DbOrTx, rows: TechnicianRow[]): Promise<AdminTechnician[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const fileIds = rows.flatMap((r) => [r.identityDocumentFileId, r.cvFileId]).filter((id): id is string => Boolean(id));
+  const [[total], reads, lots, files] = await Promise.all([
+    db.select({ n: count() }).from(learningResources),
+    db
+      .select({ technicianId: resourceViews.technicianId, n: count() })
+      .from(resourceViews)
+      .innerJoin(learningResources, eq(learningResources.id, resourceViews.resourceId))
+      .where(inArray(resourceViews.technicianId, ids))
+      .groupBy(resourceViews.technicianId),
+    db
+      .select({ technicianId: applications.technicianId, n: count() })
+      .from(applications)
+      .where(and(inArray(applications.technicianId, ids), eq(applications.status, 'Recruté')))
+      .groupBy(applications.technicianId),
+    fileIds.length
+      ? db.select({ id: storedFiles.id, name: storedFiles.originalName }).from(storedFiles).where(inArray(storedFiles.id, fileIds))
+      : Promise.resolve([] as { id: string; name: string }[]),
+  ]);
+  const readBy = new Map(reads.map((r) => [r.technicianId, Number(r.n)]));
+  const lotsBy = new Map(lots.map((r) => [r.technicianId, Number(r.n)]));
+  const nameOf = new Map(files.map((f) => [f.id, f.name]));
+  return rows.map((row) => ({
+    ...toTechnician(row),
+    resourcesRead: readBy.get(row.id) ?? 0,
+    resourcesTotal: Number(total?.n ?? 0),
+    activeLots: lotsBy.get(row.id) ?? 0,
+    identityDocumentName: row.identityDocumentFileId ? (nameOf.get(row.identityDocumentFileId) ?? null) : null,
+    cvName: row.cvFileId ? (nameOf.get(row.cvFileId) ?? null) : null,
+  }));
+}
+
+/** The admin cards: the same list plus training progress, current lots and document names. */
+export async function listEnhancedTechnicians(db: Db, query: TechnicianListQuery & Page): Promise<{ items: AdminTechnician[]; total: number }> {
+  const where = listWhere(query);
+  const order = query.status === 'pending' ? asc(technicians.createdAt) : desc(technicians.createdAt);
+  const [rows, [totalRow]] = await Promise.all([
+    db.select().from(technicians).where(where).orderBy(order, asc(technicians.id)).limit(query.limit).offset(query.offset),
+    db.select({ n: count() }).from(technicians).where(where),
+  ]);
+  return { items: await enhance(db, rows), total: Number(totalRow?.n ?? 0) };
+}
+
+/** Counts per sub-tab under the same search and department filter. */
+export async function countTechniciansByTab(db: Db, query: Pick<TechnicianListQuery, 'search' | 'department'>): Promise<TechnicianCounts> {
+  const conditions = filterConditions(query);
+  const rows = await db
+    .select({ status: technicians.status, n: count() })
+    .from(technicians)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .groupBy(technicians.status);
+  const counts: TechnicianCounts = { pending: 0, active: 0, inactive: 0 };
+  for (const row of rows) {
+    const tab = (Object.keys(TECHNICIAN_SUB_TAB_STATUSES) as TechnicianSubTab[]).find((t) =>
+      TECHNICIAN_SUB_TAB_STATUSES[t].includes(row.status as TechnicianStatus),
+    );
+    if (tab) counts[tab] += Number(row.n);
+  }
+  return counts;
+}
+
+export type TechnicianTransition = 'approve' | 'reject' | 'deactivate' | 'restore';
+
+/** Spec §4 technician transitions; a rejected account can be put back in moderation like a deactivated one (decision 005). */
+const TRANSITIONS: Record<TechnicianTransition, { from: readonly TechnicianStatus[]; to: TechnicianStatus; refused: string }> = {
+  approve: { from: ['pending'], to: 'active', refused: 'Seul un technicien en attente de modération peut être approuvé' },
+  reject: { from: ['pending'], to: 'rejected', refused: 'Seul un technicien en attente de modération peut être rejeté' },
+  deactivate: { from: ['active'], to: 'inactive', refused: 'Seul un technicien actif peut être désactivé' },
+  restore: { from: ['inactive', 'rejected'], to: 'pending', refused: 'Seul un technicien désactivé peut être remis en attente de modération' },
+};
+
+async function lockTechnician(tx: DbOrTx, technicianId: string): Promise<TechnicianRow> {
+  await tx.execute(sql`select id from technicians where id = ${technicianId} for update`);
+  const [row] = await tx.select().from(technicians).where(eq(technicians.id, technicianId)).limit(1);
+  if (!row) throw new AppError('NOT_FOUND', 'Technicien introuvable');
+  return row;
+}
+
+function approvalEmail(config: Pick<Config, 'PRODUCT_NAME' | 'PUBLIC_URL'>, row: TechnicianRow) {
+  const loginUrl = config.PUBLIC_URL ? `${config.PUBLIC_URL.replace(/\/$/, '')}/technician/login` : '/technician/login';
+  return {
+    kind: 'technician-approved' as const,
+    to: row.email,
+    subject: `${config.PRODUCT_NAME} : votre compte technicien est validé`,
+    text: [
+      `Bonjour ${row.firstName},`,
+      '',
+      `Votre compte technicien ${config.PRODUCT_NAME} a été validé par l'administrateur.`,
+      `Vous pouvez vous connecter dès maintenant : ${loginUrl}`,
+      '',
+      'Consultez tous les modules de formation (onglet « Me former ») pour pouvoir postuler aux lots de missions.',
+      '',
+      `L'équipe ${config.PRODUCT_NAME}`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * One moderation transition in one transaction: the current status is checked under a row lock (409 otherwise),
+ * sessions end at once on reject/deactivate, approval e-mails the technician through the outbox, and the change is audited.
+ */
+export async function transitionTechnician({
+  db,
+  config,
+  actorUserId,
+  technicianId,
+  action,
+}: {
+  db: Db;
+  config: Pick<Config, 'PRODUCT_NAME' | 'PUBLIC_URL'>;
+  actorUserId: string;
+  technicianId: string;
+  action: TechnicianTransition;
+}): Promise<AdminTechnician> {
+  const rule = TRANSITIONS[action];
+  return db.transaction(async (tx) => {
+    const before = await lockTechnician(tx, technicianId);
+    if (!rule.from.includes(before.status as TechnicianStatus)) throw new AppError('INVALID_TRANSITION', rule.refused);
+    const [after] = await tx.update(technicians).set({ status: rule.to }).where(eq(technicians.id, technicianId)).returning();
+    if (action === 'reject' || action === 'deactivate') await revokeUserSessions(tx, before.userId);
+    if (action === 'approve') await enqueueEmail(tx, approvalEmail(config, before));
+    await audit(tx, {
+      actorUserId,
+      action: `technician.${action}`,
+      entity: 'technician',
+      entityId: technicianId,
+      before: { status: before.status },
+      after: { status: rule.to },
+    });
+    const [view] = await enhance(tx, [after!]);
+    return view!;
+  });
+}
+
+/**
+ * Permanent deletion of a deactivated (or rejected) technician: its account, sessions, records and files.
+ * Lots it was recruited on are opened again with their figures recomputed. Files leave the disk after the commit.
+ */
+export async function deleteTechnician({
+  db,
+  uploadsDir,
+  actorUserId,
+  technicianId,
+}: {
+  db: Db;
+  uploadsDir: string;
+  actorUserId: string;
+  technicianId: string;
+}): Promise<void> {
+  const storageKeys = await db.transaction(async (tx) => {
+    const before = await lockTechnician(tx, technicianId);
+    if (before.status !== 'inactive' && before.status !== 'rejected') {
+      throw new AppError('INVALID_TRANSITION', 'Seul un technicien désactivé peut être supprimé définitivement');
+    }
+    const files = await tx.select({ key: storedFiles.storageKey }).from(storedFiles).where(eq(storedFiles.technicianId, technicianId));
+    const recruitedLots = await tx
+      .select({ batchId: applications.batchId })
+      .from(applications)
+      .innerJoin(missionBatches, eq(missionBatches.id, applications.batchId))
+      .where(and(eq(applications.technicianId, technicianId), eq(applications.status, 'Recruté')));
+    await revokeUserSessions(tx, before.userId);
+    // invoices_files restricts the deletion of its stored file: remove those rows before the files.
+    await tx.delete(invoicesFiles).where(eq(invoicesFiles.technicianId, technicianId));
+    await tx.delete(storedFiles).where(eq(storedFiles.technicianId, technicianId));
+    // Cascades remove the technician row and everything that belongs to it.
+    await tx.delete(users).where(eq(users.id, before.userId));
+    for (const lot of recruitedLots) if (lot.batchId) await recomputeBatchFigures(tx, lot.batchId);
+    await audit(tx, {
+      actorUserId,
+      action: 'technician.delete',
+      entity: 'technician',
+      entityId: technicianId,
+      before: { status: before.status, email: before.email, firstName: before.firstName, lastName: before.lastName },
+      after: null,
+    });
+    return files.map((f) => f.key);
+  });
+  await Promise.all(storageKeys.map((key) => removeStoredFile(uploadsDir, key).catch(() => undefined)));
+}
