@@ -1,4 +1,52 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  learningResourceSchema,
+  recordViewRequestSchema,
+  recordViewResponseSchema,
+  resourceViewSchema,
+  resourceViewsQuerySchema,
+} from '@maillon/common/schemas/learning-resources';
+import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
+import { listLearningResources, listResourceViews, recordResourceView } from './learning-resources.service';
+
+const idParams = z.object({ id: z.string().uuid('Identifiant invalide') });
 
 /** Learning resources read by everyone, views and formation state (issue 4). */
-export const learningResourcesRoutes: FastifyPluginAsyncZod = async () => {};
+export const learningResourcesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/learning-resources',
+    {
+      config: { access: 'user' },
+      schema: {
+        querystring: z.object({ search: z.string().trim().max(200, 'Recherche trop longue (200 caractères maximum)').optional() }),
+        response: { 200: z.array(learningResourceSchema) },
+      },
+    },
+    async (request) => listLearningResources(app.db, { search: request.query.search || undefined }),
+  );
+
+  app.post(
+    '/api/learning-resources/:id/view',
+    {
+      config: { access: 'technician' },
+      schema: { params: idParams, body: recordViewRequestSchema, response: { 200: recordViewResponseSchema } },
+    },
+    async (request) => {
+      assertTechnicianSelf(requireAuth(request), request.body.technicianId);
+      return recordResourceView(app.db, { resourceId: request.params.id, technicianId: request.body.technicianId });
+    },
+  );
+
+  app.get(
+    '/api/resource-views',
+    {
+      config: { access: 'technician-or-admin' },
+      schema: { querystring: resourceViewsQuerySchema, response: { 200: z.array(resourceViewSchema) } },
+    },
+    async (request) => {
+      assertTechnicianSelf(requireAuth(request), request.query.technicianId);
+      return listResourceViews(app.db, { technicianId: request.query.technicianId });
+    },
+  );
+};

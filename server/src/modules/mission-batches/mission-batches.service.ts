@@ -1,0 +1,142 @@
+import { and, arrayContains, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
+import { centsToEuros } from '@maillon/common/format';
+import type { AvailableLot, LotFilters } from '@maillon/common/schemas/lots';
+import type { Db } from '../../db/client';
+import { applications, missionBatches, missions } from '../../db/schema';
+import { likePattern } from '../../lib/pagination';
+
+/** Lots a technician may see: visible, not completed, never the system lot (decisions.md §4). */
+export function isOpenLot(): SQL {
+  return and(eq(missionBatches.visibility, 'visible'), ne(missionBatches.status, 'completed'), eq(missionBatches.isSystem, false))!;
+}
+
+export interface AvailableLotsFilter {
+  technicianId: string | null;
+  department?: string | undefined;
+  tag?: string | undefined;
+  search?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One page of the lots open to applications, filtered in SQL; the aggregates (devices, models, candidates,
+ * the technician's own application) are computed for that page only, never by loading every mission.
+ */
+export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Promise<{ items: AvailableLot[]; total: number }> {
+  const conditions: SQL[] = [isOpenLot()];
+  if (filter.department) conditions.push(arrayContains(missionBatches.departments, [filter.department]));
+  if (filter.tag) conditions.push(arrayContains(missionBatches.tags, [filter.tag]));
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    conditions.push(
+      or(
+        ilike(missionBatches.title, pattern),
+        ilike(missionBatches.description, pattern),
+        sql`array_to_string(${missionBatches.tags}, ' ') ilike ${pattern}`,
+      )!,
+    );
+  }
+  const where = and(...conditions);
+
+  const [totalRow] = await db.select({ n: count() }).from(missionBatches).where(where);
+  const lots = await db
+    .select({
+      id: missionBatches.id,
+      title: missionBatches.title,
+      description: missionBatches.description,
+      priceCents: missionBatches.priceCents,
+      departments: missionBatches.departments,
+      tags: missionBatches.tags,
+      deadline: missionBatches.deadline,
+      createdAt: missionBatches.createdAt,
+    })
+    .from(missionBatches)
+    .where(where)
+    .orderBy(desc(missionBatches.createdAt), desc(missionBatches.id))
+    .limit(filter.limit)
+    .offset(filter.offset);
+
+  const stats = await getLotAggregates(db, { batchIds: lots.map((l) => l.id), technicianId: filter.technicianId });
+  const items = lots.map((lot): AvailableLot => {
+    const m = stats.missions.get(lot.id);
+    const a = stats.applications.get(lot.id);
+    return {
+      id: lot.id,
+      title: lot.title,
+      description: lot.description?.trim() ? lot.description : DEFAULT_LOT_DESCRIPTION,
+      price: centsToEuros(lot.priceCents),
+      departments: lot.departments,
+      tags: lot.tags,
+      deadline: lot.deadline?.toISOString() ?? null,
+      defibrillatorCount: m?.devices ?? 0,
+      candidateCount: a?.candidates ?? 0,
+      models: m?.models ?? [],
+      missionDepartments: m?.departments ?? [],
+      hasApplied: a?.applied ?? false,
+      isAssigned: a?.assigned ?? false,
+      createdAt: lot.createdAt.toISOString(),
+    };
+  });
+  return { items, total: Number(totalRow?.n ?? 0) };
+}
+
+export interface LotAggregates {
+  missions: Map<string, { devices: number; models: string[]; departments: string[] }>;
+  applications: Map<string, { candidates: number; applied: boolean; assigned: boolean }>;
+}
+
+/**
+ * Figures derived from a page of lots, two grouped queries over the indexed batch ids: device count, distinct models and
+ * departments of the missions; candidates, whether `technicianId` applied, whether a technician is recruited.
+ */
+export async function getLotAggregates(db: Db, { batchIds, technicianId }: { batchIds: string[]; technicianId: string | null }): Promise<LotAggregates> {
+  const result: LotAggregates = { missions: new Map(), applications: new Map() };
+  const ids = [...new Set(batchIds)];
+  if (ids.length === 0) return result;
+  const missionRows = await db
+    .select({
+      batchId: missions.batchId,
+      devices: sql<number>`count(*)::int`,
+      models: sql<string[]>`coalesce(array_agg(distinct ${missions.defibrillatorModel}) filter (where coalesce(${missions.defibrillatorModel}, '') <> ''), '{}')`,
+      departments: sql<string[]>`coalesce(array_agg(distinct ${missions.department}) filter (where coalesce(${missions.department}, '') <> ''), '{}')`,
+    })
+    .from(missions)
+    .where(inArray(missions.batchId, ids))
+    .groupBy(missions.batchId);
+  for (const row of missionRows) {
+    if (!row.batchId) continue;
+    result.missions.set(row.batchId, {
+      devices: Number(row.devices),
+      models: [...(row.models ?? [])].sort((x, y) => x.localeCompare(y, 'fr')),
+      departments: row.departments ?? [],
+    });
+  }
+  const applicationRows = await db
+    .select({
+      batchId: applications.batchId,
+      candidates: sql<number>`count(*)::int`,
+      applied: technicianId ? sql<boolean>`bool_or(${applications.technicianId} = ${technicianId})` : sql<boolean>`false`,
+      assigned: sql<boolean>`bool_or(${applications.status} in ('Recruté', 'Terminé'))`,
+    })
+    .from(applications)
+    .where(inArray(applications.batchId, ids))
+    .groupBy(applications.batchId);
+  for (const row of applicationRows) {
+    if (row.batchId) result.applications.set(row.batchId, { candidates: Number(row.candidates), applied: Boolean(row.applied), assigned: Boolean(row.assigned) });
+  }
+  return result;
+}
+
+/** The departments and tags of the open lots, for the filters. */
+export async function getAvailableLotFilters(db: Db): Promise<LotFilters> {
+  const result = await db.execute<{ departments: string[] | null; tags: string[] | null }>(sql`
+    select
+      (select array_agg(distinct d order by d) from mission_batches b, unnest(b.departments) d
+        where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system) as departments,
+      (select array_agg(distinct tg order by tg) from mission_batches b, unnest(b.tags) tg
+        where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system) as tags`);
+  const row = result.rows[0];
+  return { departments: row?.departments ?? [], tags: row?.tags ?? [] };
+}
