@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { SHIPMENT_STATUSES, type ShipmentStatus } from '../enums';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
+
+/** The technician's parcels, "Mes réceptions colis" (spec 01 §2, §3). */
+
+/** Statuses a technician may mark as received: Brouillon and Expédié (spec: Expédié, Brouillon, in_transit, shipped). */
+export const RECEIVABLE_SHIPMENT_STATUSES: readonly ShipmentStatus[] = ['draft', 'in_transit'];
+
+/** Mondial Relay's public tracking page (decisions.md §4). */
+export function parcelTrackingUrl(trackingNumber: string): string {
+  return `https://www.mondialrelay.fr/suivi-de-colis/?numeroExpedition=${encodeURIComponent(trackingNumber)}`;
+}
+
+export const parcelSchema = z.object({
+  id: z.string().uuid(),
+  status: z.enum(SHIPMENT_STATUSES),
+  missionId: z.string().uuid().nullable(),
+  batchId: z.string().uuid().nullable(),
+  missionTitle: z.string().nullable(),
+  carrier: z.string(),
+  trackingNumber: z.string().nullable(),
+  destination: z.string().nullable(),
+  content: z.string().nullable(),
+  shippedDate: z.string().nullable(),
+  deliveredDate: z.string().nullable(),
+});
+export type Parcel = z.infer<typeof parcelSchema>;
+
+export const parcelListQuerySchema = z.object({
+  technicianId: z.string({ error: 'Identifiant de technicien invalide' }).uuid('Identifiant de technicien invalide'),
+  search: z.string().trim().max(200, 'Recherche trop longue').optional(),
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+});
+export type ParcelListQuery = z.input<typeof parcelListQuerySchema>;

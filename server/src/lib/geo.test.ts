@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  departmentFromPostalCode,
+  estimateLeg,
+  estimateMatrix,
+  geocode,
+  normalizeCommuneName,
+  parseAddress,
+  planRoundTrip,
+  tourLength,
+  travelMatrix,
+  type GeoPoint,
+} from './geo';
+
+function bruteForceBest(matrix: number[][], stops: number[]): number {
+  let best = Infinity;
+  const permute = (prefix: number[], rest: number[]) => {
+    if (rest.length === 0) {
+      best = Math.min(best, tourLength(matrix, prefix));
+      return;
+    }
+    for (let i = 0; i < rest.length; i += 1) permute([...prefix, rest[i]!], [...rest.slice(0, i), ...rest.slice(i + 1)]);
+  };
+  permute([], stops);
+  return best;
+}
+
+const pointArb = fc.record({ lat: fc.double({ min: 43, max: 50, noNaN: true }), lon: fc.double({ min: -1, max: 7, noNaN: true }) });
+
+describe('normalizeCommuneName', () => {
+  it('folds case, accents, œ, hyphens, apostrophes and St/Ste', () => {
+    expect(normalizeCommuneName('Saint-Étienne')).toBe('saint etienne');
+    expect(normalizeCommuneName('ST ETIENNE')).toBe('saint etienne');
+    expect(normalizeCommuneName("L'Haÿ-les-Roses")).toBe('l hay les roses');
+    expect(normalizeCommuneName('Sainte-Marie-aux-Mines')).toBe(normalizeCommuneName('STE MARIE AUX MINES'));
+    expect(normalizeCommuneName('Œuilly')).toBe('oeuilly');
+  });
+});
+
+describe('parseAddress', () => {
+  it('finds the postal code and city of an address line', () => {
+    expect(parseAddress('12 rue du Marché, 75011 Paris')).toEqual({ postalCode: '75011', city: 'Paris' });
+    expect(parseAddress('3 place de la Mairie 93200 ST DENIS CEDEX')).toEqual({ postalCode: '93200', city: 'ST DENIS' });
+    expect(parseAddress('Lyon 69001')).toEqual({ postalCode: '69001', city: 'Lyon' });
+    expect(parseAddress('69001')).toEqual({ postalCode: '69001' });
+    expect(parseAddress('sans code')).toEqual({});
+  });
+});
+
+describe('departmentFromPostalCode', () => {
+  it('handles Corsica and overseas', () => {
+    expect(departmentFromPostalCode('01400')).toBe('01');
+    expect(departmentFromPostalCode('20000')).toBe('2A');
+    expect(departmentFromPostalCode('20200')).toBe('2B');
+    expect(departmentFromPostalCode('97400')).toBe('974');
+    expect(departmentFromPostalCode('7501')).toBeNull();
+  });
+});
+
+describe('geocode', () => {
+  it('uses postal code + city, telling homonyms apart by the postal code', () => {
+    expect(geocode({ postalCode: '75001', city: 'Paris' })).toMatchObject({ lat: 48.86255, lon: 2.33642, precision: 'commune' });
+    expect(geocode({ postalCode: '93200', city: 'ST DENIS' })).toMatchObject({ lat: 48.92964, lon: 2.35929, precision: 'commune' });
+    expect(geocode({ postalCode: '97400', city: 'Saint-Denis' })).toMatchObject({ lat: -20.93303, lon: 55.44698 });
+    expect(geocode({ address: '1 cours Napoléon, 20000 Ajaccio' })).toMatchObject({ lat: 41.93472, precision: 'commune' });
+  });
+
+  it('prefers known coordinates, then falls back to the postal code, the city and the department centre', () => {
+    expect(geocode({ latitude: 45, longitude: 5, postalCode: '75001' })).toMatchObject({ lat: 45, lon: 5, precision: 'coordinates' });
+    expect(geocode({ postalCode: '67000', city: 'Ville inconnue' })).toMatchObject({ lat: 48.57126, precision: 'postal-code' });
+    expect(geocode({ city: 'Strasbourg' })).toMatchObject({ lat: 48.57126, precision: 'city' });
+    const centre = geocode({ postalCode: '29999', city: 'Nulle Part' });
+    expect(centre?.precision).toBe('department');
+    expect(centre!.lat).toBeGreaterThan(47.7);
+    expect(centre!.lat).toBeLessThan(48.8);
+    expect(centre!.lon).toBeLessThan(-3.3);
+    expect(geocode({ city: 'Nulle Part' })).toBeNull();
+    expect(geocode({})).toBeNull();
+  });
+});
+
+describe('distances', () => {
+  it('estimates Paris 75001 → Lyon 69001 within 15 % of the 465 km road distance', () => {
+    const paris = geocode({ postalCode: '75001', city: 'Paris' })!;
+    const lyon = geocode({ postalCode: '69001', city: 'Lyon' })!;
+    const leg = estimateLeg(paris, lyon);
+    expect(Math.abs(leg.distance - 465_000) / 465_000).toBeLessThan(0.15);
+    // 70 km/h
+    expect(leg.duration).toBe(Math.round(leg.distance / (70_000 / 3600)));
+  });
+
+  it('falls back to the estimate when OSRM cannot be reached', async () => {
+    const points = [
+      { lat: 48.86, lon: 2.34 },
+      { lat: 45.77, lon: 4.83 },
+    ];
+    const matrix = await travelMatrix(points, 'http://127.0.0.1:9');
+    expect(matrix.source).toBe('estimate');
+    expect(matrix.distances[0]![1]).toBe(estimateLeg(points[0]!, points[1]!).distance);
+  });
+});
+
+describe('planRoundTrip', () => {
+  it('keeps every stop exactly once', () => {
+    const points: GeoPoint[] = [0, 1, 2, 3, 4, 5].map((k) => ({ lat: 48 + (k % 3) * 0.1, lon: 2 + k * 0.05 }));
+    const matrix = estimateMatrix(points).distances;
+    const order = planRoundTrip(matrix, [5, 3, 1, 2, 4]);
+    expect([...order].sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('fixes an obviously crossed tour', () => {
+    // Home at the origin, four corners of a square visited crosswise.
+    const points: GeoPoint[] = [
+      { lat: 48.0, lon: 2.0 },
+      { lat: 48.1, lon: 2.0 },
+      { lat: 48.1, lon: 2.1 },
+      { lat: 48.0, lon: 2.1 },
+      { lat: 48.05, lon: 2.0 },
+    ];
+    const matrix = estimateMatrix(points).distances;
+    const crossed = [1, 3, 2, 4];
+    const order = planRoundTrip(matrix, crossed);
+    expect(tourLength(matrix, order)).toBeLessThan(tourLength(matrix, crossed));
+  });
+
+  it('is never longer than the current order and within 5 % of the brute-force optimum on 7 points', () => {
+    fc.assert(
+      fc.property(fc.array(pointArb, { minLength: 8, maxLength: 8 }), fc.array(fc.nat(), { minLength: 7, maxLength: 7 }), (points, keys) => {
+        const matrix = estimateMatrix(points).distances;
+        const current = [1, 2, 3, 4, 5, 6, 7].sort((a, b) => keys[a - 1]! - keys[b - 1]! || a - b);
+        const order = planRoundTrip(matrix, current);
+        const length = tourLength(matrix, order);
+        expect([...order].sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+        expect(length).toBeLessThanOrEqual(tourLength(matrix, current) + 1e-6);
+        expect(length).toBeLessThanOrEqual(bruteForceBest(matrix, current) * 1.05 + 1e-6);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('handles asymmetric road tables and tiny inputs', () => {
+    const matrix = [
+      [0, 10, 12],
+      [11, 0, 5],
+      [13, 6, 0],
+    ];
+    expect(planRoundTrip(matrix, [])).toEqual([]);
+    expect(planRoundTrip(matrix, [2])).toEqual([2]);
+    const order = planRoundTrip(matrix, [2, 1]);
+    expect(tourLength(matrix, order)).toBe(Math.min(tourLength(matrix, [1, 2]), tourLength(matrix, [2, 1])));
+  });
+});

@@ -1,0 +1,255 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { applications, comments, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
+
+/** Drizzle queries of the field-work module, explicit columns only. */
+
+export const RECRUITED_STATUSES = ['Recruté', 'Terminé'] as const;
+
+export async function findApplicationWithLot(db: DbOrTx, applicationId: string) {
+  const [row] = await db
+    .select({
+      id: applications.id,
+      status: applications.status,
+      appliedAt: applications.appliedAt,
+      adminComment: applications.adminComment,
+      technicianId: applications.technicianId,
+      batchId: applications.batchId,
+      lot: {
+        id: missionBatches.id,
+        title: missionBatches.title,
+        description: missionBatches.description,
+        priceCents: missionBatches.priceCents,
+        deadline: missionBatches.deadline,
+        tags: missionBatches.tags,
+        departments: missionBatches.departments,
+        status: missionBatches.status,
+        defibrillatorsSum: missionBatches.defibrillatorsSum,
+        defibrillatorsDone: missionBatches.defibrillatorsDone,
+        amountPerDefibCents: missionBatches.amountPerDefibCents,
+      },
+    })
+    .from(applications)
+    .leftJoin(missionBatches, eq(missionBatches.id, applications.batchId))
+    .where(eq(applications.id, applicationId))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findApplication(db: DbOrTx, applicationId: string) {
+  const [row] = await db
+    .select({ id: applications.id, status: applications.status, technicianId: applications.technicianId, batchId: applications.batchId })
+    .from(applications)
+    .where(eq(applications.id, applicationId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The lot's devices with this technician's progress, in the technician's route order (unsorted ones after,
+ * oldest first). One query.
+ */
+export async function listLotMissionsWithProgress(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
+  return db
+    .select({
+      id: missions.id,
+      title: missions.title,
+      defibrillatorModel: missions.defibrillatorModel,
+      serialNumber: missions.serialNumber,
+      clientName: missions.clientName,
+      telSite: missions.telSite,
+      hasEmailSite: sql<boolean>`coalesce(length(trim(missions.email_site)) > 0, false)`,
+      observations: missions.observations,
+      location: missions.location,
+      postalCode: missions.postalCode,
+      city: missions.city,
+      department: missions.department,
+      latitude: missions.latitude,
+      longitude: missions.longitude,
+      completionLink: missions.completionLink,
+      plannedVisitDate: technicianMissionData.plannedVisitDate,
+      isCompleted: technicianMissionData.isCompleted,
+      technicianComments: technicianMissionData.technicianComments,
+      adminComments: technicianMissionData.adminComments,
+      routePosition: technicianMissionData.routePosition,
+      progressUpdatedAt: technicianMissionData.updatedAt,
+    })
+    .from(missions)
+    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, technicianId)))
+    .where(eq(missions.batchId, batchId))
+    .orderBy(sql`technician_mission_data.route_position asc nulls last`, asc(missions.createdAt), asc(missions.serialNumber), asc(missions.id));
+}
+export type LotMissionRow = Awaited<ReturnType<typeof listLotMissionsWithProgress>>[number];
+
+/** Messages on a lot between the admin and this technician, newest first. */
+export async function listLotComments(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
+  return db
+    .select({ id: comments.id, authorRole: comments.authorRole, content: comments.content, createdAt: comments.createdAt })
+    .from(comments)
+    .where(and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId)))
+    .orderBy(desc(comments.createdAt), desc(comments.id))
+    .limit(200);
+}
+
+export async function findTechnicianLotComment(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
+  const [row] = await db
+    .select({ id: comments.id, content: comments.content, createdAt: comments.createdAt })
+    .from(comments)
+    .where(and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId), eq(comments.authorRole, 'technician')))
+    .orderBy(desc(comments.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A device and, if any, this technician's recruitment (Recruté or Terminé) on the device's lot. */
+export async function findMissionRecruitment(db: DbOrTx, { missionId, technicianId }: { missionId: string; technicianId: string }) {
+  const [row] = await db
+    .select({
+      missionId: missions.id,
+      batchId: missions.batchId,
+      title: missions.title,
+      serialNumber: missions.serialNumber,
+      defibrillatorModel: missions.defibrillatorModel,
+      visitType: missions.visitType,
+      location: missions.location,
+      emailSite: missions.emailSite,
+      applicationId: applications.id,
+      applicationStatus: applications.status,
+      lotStatus: missionBatches.status,
+    })
+    .from(missions)
+    .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
+    .leftJoin(
+      applications,
+      and(
+        eq(applications.batchId, missions.batchId),
+        eq(applications.technicianId, technicianId),
+        inArray(applications.status, [...RECRUITED_STATUSES]),
+      ),
+    )
+    .where(eq(missions.id, missionId))
+    .limit(1);
+  return row ?? null;
+}
+
+export const progressColumns = {
+  missionId: technicianMissionData.missionId,
+  technicianId: technicianMissionData.technicianId,
+  plannedVisitDate: technicianMissionData.plannedVisitDate,
+  isCompleted: technicianMissionData.isCompleted,
+  technicianComments: technicianMissionData.technicianComments,
+  adminComments: technicianMissionData.adminComments,
+  routePosition: technicianMissionData.routePosition,
+  updatedAt: technicianMissionData.updatedAt,
+};
+
+export async function findProgress(db: DbOrTx, { missionId, technicianId }: { missionId: string; technicianId: string }) {
+  const [row] = await db
+    .select(progressColumns)
+    .from(technicianMissionData)
+    .where(and(eq(technicianMissionData.missionId, missionId), eq(technicianMissionData.technicianId, technicianId)))
+    .limit(1);
+  return row ?? null;
+}
+export type ProgressRow = NonNullable<Awaited<ReturnType<typeof findProgress>>>;
+
+export async function listTechnicianProgress(db: DbOrTx, { technicianId, limit, offset }: { technicianId: string; limit: number; offset: number }) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(progressColumns)
+      .from(technicianMissionData)
+      .where(eq(technicianMissionData.technicianId, technicianId))
+      .orderBy(desc(technicianMissionData.updatedAt), asc(technicianMissionData.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(technicianMissionData).where(eq(technicianMissionData.technicianId, technicianId)),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function findTechnicianContact(db: DbOrTx, technicianId: string) {
+  const [row] = await db
+    .select({
+      id: technicians.id,
+      firstName: technicians.firstName,
+      lastName: technicians.lastName,
+      phone: technicians.phone,
+      address: technicians.address,
+      postalCode: technicians.postalCode,
+      city: technicians.city,
+      latitude: technicians.latitude,
+      longitude: technicians.longitude,
+    })
+    .from(technicians)
+    .where(eq(technicians.id, technicianId))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function isRecruitedOnBatch(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(and(eq(applications.batchId, batchId), eq(applications.technicianId, technicianId), inArray(applications.status, [...RECRUITED_STATUSES])))
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function technicianExists(db: DbOrTx, technicianId: string): Promise<boolean> {
+  const [row] = await db.select({ id: technicians.id }).from(technicians).where(eq(technicians.id, technicianId)).limit(1);
+  return Boolean(row);
+}
+
+/** Row lock on a lot: progress writes on one lot are serialised so its figures stay exact. */
+export async function lockBatchRow(tx: DbOrTx, batchId: string): Promise<void> {
+  await tx.execute(sql`select id from mission_batches where id = ${batchId} for update`);
+}
+
+export async function lockApplicationRow(tx: DbOrTx, applicationId: string): Promise<void> {
+  await tx.execute(sql`select id from applications where id = ${applicationId} for update`);
+}
+
+/** Stores the technician's route order in one statement; the positions of the other devices are cleared. */
+export async function saveRouteOrder(
+  tx: DbOrTx,
+  { technicianId, ordered, cleared }: { technicianId: string; ordered: string[]; cleared: string[] },
+): Promise<void> {
+  if (ordered.length > 0) {
+    await tx
+      .insert(technicianMissionData)
+      .values(ordered.map((missionId, i) => ({ missionId, technicianId, routePosition: i + 1 })))
+      .onConflictDoUpdate({
+        target: [technicianMissionData.missionId, technicianMissionData.technicianId],
+        set: { routePosition: sql`excluded.route_position`, updatedAt: new Date() },
+      });
+  }
+  if (cleared.length > 0) {
+    await tx
+      .update(technicianMissionData)
+      .set({ routePosition: null })
+      .where(and(eq(technicianMissionData.technicianId, technicianId), inArray(technicianMissionData.missionId, cleared)));
+  }
+}
+
+export async function insertLotComment(
+  tx: DbOrTx,
+  values: { batchId: string; technicianId: string; authorRole: 'admin' | 'technician'; content: string },
+) {
+  const [row] = await tx.insert(comments).values(values).returning({ id: comments.id, content: comments.content, createdAt: comments.createdAt });
+  return row!;
+}
+
+export async function updateLotComment(tx: DbOrTx, id: string, content: string) {
+  const [row] = await tx
+    .update(comments)
+    .set({ content, createdAt: new Date() })
+    .where(eq(comments.id, id))
+    .returning({ id: comments.id, content: comments.content, createdAt: comments.createdAt });
+  return row!;
+}
+
+export async function deleteTechnicianLotComments(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
+  await tx
+    .delete(comments)
+    .where(and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId), eq(comments.authorRole, 'technician')));
+}

@@ -1,0 +1,422 @@
+import { centsToEuros, formatDate } from '@maillon/common/format';
+import type { ApplicationStatus } from '@maillon/common/enums';
+import {
+  ADDRESS_MISSING,
+  NO_SITE_EMAIL,
+  TECHNICIAN_INFO_MISSING,
+  VISIT_DATE_REQUIRED,
+  visitDateToDate,
+  type ApplicationTransition,
+  type ApplicationWork,
+  type BatchFigures,
+  type DistanceResult,
+  type MissionProgress,
+  type Place,
+  type ProgressPatch,
+  type RouteStop,
+  type SortRouteResponse,
+  type TechnicianLotComment,
+  type WorkMission,
+} from '@maillon/common/schemas/field-work';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { audit } from '../../lib/audit';
+import { geocode, planRoundTrip, tourLength, travelLeg, travelMatrix, type GeoPoint } from '../../lib/geo';
+import { enqueueEmail } from '../../lib/outbox';
+import { enforceRateLimit } from '../../lib/rate-limit';
+import type { AuthContext } from '../auth/auth.service';
+import {
+  cancelApplication,
+  finishApplication,
+  isCancellationBlocked,
+  recomputeBatchFigures,
+  saveMissionProgress,
+} from '../lifecycle/lifecycle.service';
+import * as repo from './field-work.repository';
+
+const NOT_FOUND_APPLICATION = 'Candidature introuvable';
+const NOT_FOUND_MISSION = 'Mission introuvable';
+const LOT_FINISHED = 'Cette mission est terminée : elle ne peut plus être modifiée';
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+const isAdmin = (auth: AuthContext) => auth.role === 'admin';
+
+/** A technician reaches only its own records; anything else answers 404 (decisions.md §2). */
+function assertOwn(auth: AuthContext, technicianId: string, message: string): void {
+  if (!isAdmin(auth) && auth.technicianId !== technicianId) throw new AppError('NOT_FOUND', message);
+}
+
+type ProgressFields = { [K in keyof repo.ProgressRow]?: repo.ProgressRow[K] | null };
+
+function toProgress(missionId: string, technicianId: string, row: ProgressFields | null): MissionProgress {
+  return {
+    missionId,
+    technicianId,
+    plannedVisitDate: iso(row?.plannedVisitDate),
+    isCompleted: row?.isCompleted ?? false,
+    technicianComments: row?.technicianComments ?? null,
+    adminComments: row?.adminComments ?? null,
+    routePosition: row?.routePosition ?? null,
+    updatedAt: iso(row?.updatedAt),
+  };
+}
+
+function toWorkMission(row: repo.LotMissionRow, technicianId: string): WorkMission {
+  return {
+    id: row.id,
+    title: row.title,
+    defibrillatorModel: row.defibrillatorModel,
+    serialNumber: row.serialNumber,
+    clientName: row.clientName,
+    telSite: row.telSite,
+    hasEmailSite: Boolean(row.hasEmailSite),
+    observations: row.observations,
+    location: row.location,
+    postalCode: row.postalCode,
+    city: row.city,
+    department: row.department,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    completionLink: row.completionLink,
+    progress: toProgress(row.id, technicianId, {
+      plannedVisitDate: row.plannedVisitDate,
+      isCompleted: row.isCompleted ?? false,
+      technicianComments: row.technicianComments,
+      adminComments: row.adminComments,
+      routePosition: row.routePosition,
+      updatedAt: row.progressUpdatedAt,
+    }),
+  };
+}
+
+/** The application of a technician on a lot, readable by that technician (Recruté or Terminé) or the admin. */
+async function loadWorkApplication(db: Db, auth: AuthContext, applicationId: string) {
+  const row = await repo.findApplicationWithLot(db, applicationId);
+  if (!row || !row.lot || !row.batchId) throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
+  assertOwn(auth, row.technicianId, NOT_FOUND_APPLICATION);
+  if (!isAdmin(auth) && !repo.RECRUITED_STATUSES.includes(row.status as (typeof repo.RECRUITED_STATUSES)[number])) {
+    throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
+  }
+  return { ...row, lot: row.lot, batchId: row.batchId };
+}
+
+/** GET /api/applications/{id}/work: the Recruté view in four queries. */
+export async function getApplicationWork(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<ApplicationWork> {
+  const application = await loadWorkApplication(db, auth, applicationId);
+  const { lot, technicianId } = application;
+  const [missionRows, commentRows, blocked] = await Promise.all([
+    repo.listLotMissionsWithProgress(db, { batchId: lot.id, technicianId }),
+    repo.listLotComments(db, { batchId: lot.id, technicianId }),
+    isCancellationBlocked(db, { batchId: lot.id, technicianId }),
+  ]);
+  const missions = missionRows.map((row) => toWorkMission(row, technicianId));
+  const done = missions.filter((m) => m.progress.isCompleted).length;
+  const technicianComment = commentRows.find((c) => c.authorRole === 'technician');
+  const models = [...new Set(missions.map((m) => m.defibrillatorModel).filter((m): m is string => Boolean(m)))].sort((a, b) => a.localeCompare(b, 'fr'));
+  return {
+    application: {
+      id: application.id,
+      status: application.status as ApplicationStatus,
+      appliedAt: application.appliedAt.toISOString(),
+      adminComment: application.adminComment,
+      technicianId,
+    },
+    lot: {
+      id: lot.id,
+      title: lot.title,
+      description: lot.description,
+      price: centsToEuros(lot.priceCents),
+      deadline: iso(lot.deadline),
+      tags: lot.tags,
+      departments: lot.departments,
+      status: lot.status,
+      defibrillatorsSum: lot.defibrillatorsSum,
+      defibrillatorsDone: lot.defibrillatorsDone,
+      amountPerDefib: centsToEuros(lot.amountPerDefibCents),
+      finalRevenue: centsToEuros(lot.amountPerDefibCents * lot.defibrillatorsDone),
+      models,
+    },
+    missions,
+    adminMessages: commentRows
+      .filter((c) => c.authorRole === 'admin')
+      .map((c) => ({ id: c.id, content: c.content, createdAt: c.createdAt.toISOString() })),
+    technicianComment: { content: technicianComment?.content ?? '', updatedAt: iso(technicianComment?.createdAt) },
+    cancellationBlocked: application.status !== 'Recruté' || blocked,
+    canFinish: application.status === 'Recruté' && missions.length > 0 && done === missions.length,
+  };
+}
+
+/** Technician: its own Recruté application; admin: forced finish. One transaction; idempotent. */
+export async function completeApplication(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<ApplicationTransition> {
+  return db.transaction(async (tx) => {
+    const application = await repo.findApplication(tx, applicationId);
+    if (!application) throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
+    assertOwn(auth, application.technicianId, NOT_FOUND_APPLICATION);
+    const force = isAdmin(auth);
+    const result = await finishApplication(tx, { applicationId, force });
+    if (force && application.status !== 'Terminé') {
+      await audit(tx, { actorUserId: auth.userId, action: 'application.force-complete', entity: 'application', entityId: applicationId, before: { status: application.status }, after: { status: result.status } });
+    }
+    return { id: applicationId, status: result.status as ApplicationStatus };
+  });
+}
+
+/** Technician Annuler on its own Recruté application (decisions.md §4). One transaction; idempotent. */
+export async function cancelOwnApplication(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<ApplicationTransition> {
+  return db.transaction(async (tx) => {
+    const application = await repo.findApplication(tx, applicationId);
+    if (!application) throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
+    assertOwn(auth, application.technicianId, NOT_FOUND_APPLICATION);
+    const result = await cancelApplication(tx, { applicationId });
+    return { id: applicationId, status: result.status as ApplicationStatus };
+  });
+}
+
+/**
+ * The device and the technician's recruitment on its lot. A technician must be that lot's recruit (else 404);
+ * the admin may read any device, and write only where someone is recruited.
+ */
+async function loadRecruitment(db: Db, auth: AuthContext, ids: { missionId: string; technicianId: string }, purpose: 'read' | 'write') {
+  assertOwn(auth, ids.technicianId, NOT_FOUND_MISSION);
+  const row = await repo.findMissionRecruitment(db, ids);
+  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
+  if (!row.applicationId || !row.batchId) {
+    if (isAdmin(auth) && purpose === 'read' && (await repo.technicianExists(db, ids.technicianId))) return row;
+    throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
+  }
+  return row;
+}
+
+export async function getMissionProgress(db: Db, { auth, missionId, technicianId }: { auth: AuthContext; missionId: string; technicianId: string }): Promise<MissionProgress> {
+  await loadRecruitment(db, auth, { missionId, technicianId }, 'read');
+  return toProgress(missionId, technicianId, await repo.findProgress(db, { missionId, technicianId }));
+}
+
+export async function listMissionProgress(db: Db, { auth, technicianId, limit, offset }: { auth: AuthContext; technicianId: string; limit: number; offset: number }) {
+  assertOwn(auth, technicianId, 'Technicien introuvable');
+  if (isAdmin(auth) && !(await repo.technicianExists(db, technicianId))) throw new AppError('NOT_FOUND', 'Technicien introuvable');
+  const { rows, total } = await repo.listTechnicianProgress(db, { technicianId, limit, offset });
+  return { items: rows.map((row) => toProgress(row.missionId, row.technicianId, row)), total };
+}
+
+/**
+ * Saves a device's progress (date, Effectué / À faire, comment) for the lot's recruited technician; the lot figures
+ * and the open invoice are recomputed in the same transaction (saveMissionProgress). Refused once the lot is finished.
+ */
+export async function updateMissionProgress(
+  db: Db,
+  { auth, missionId, technicianId, patch }: { auth: AuthContext; missionId: string; technicianId: string; patch: ProgressPatch },
+): Promise<MissionProgress> {
+  const recruitment = await loadRecruitment(db, auth, { missionId, technicianId }, 'write');
+  return db.transaction(async (tx) => {
+    await repo.lockBatchRow(tx, recruitment.batchId!);
+    const current = await repo.findMissionRecruitment(tx, { missionId, technicianId });
+    if (!current?.applicationId || current.batchId !== recruitment.batchId) throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
+    if (current.applicationStatus !== 'Recruté' || current.lotStatus === 'completed') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
+    const row = await saveMissionProgress(tx, {
+      missionId,
+      technicianId,
+      patch: {
+        ...(patch.plannedVisitDate !== undefined ? { plannedVisitDate: patch.plannedVisitDate === null ? null : visitDateToDate(patch.plannedVisitDate) } : {}),
+        ...(patch.isCompleted !== undefined ? { isCompleted: patch.isCompleted } : {}),
+        ...(patch.technicianComments !== undefined ? { technicianComments: patch.technicianComments?.trim() || null } : {}),
+      },
+    });
+    return toProgress(missionId, technicianId, row);
+  });
+}
+
+/** Admin comment on a device for a technician (admin only, non-empty). */
+export async function updateAdminComment(
+  db: Db,
+  { auth, missionId, technicianId, adminComments }: { auth: AuthContext; missionId: string; technicianId: string; adminComments: string },
+): Promise<MissionProgress> {
+  await loadRecruitment(db, auth, { missionId, technicianId }, 'read');
+  return db.transaction(async (tx) => {
+    const row = await saveMissionProgress(tx, { missionId, technicianId, patch: { adminComments } });
+    await audit(tx, { actorUserId: auth.userId, action: 'progress.admin-comment', entity: 'technician_mission_data', entityId: `${missionId}/${technicianId}`, after: { adminComments } });
+    return toProgress(missionId, technicianId, row);
+  });
+}
+
+/** Lot figures recomputed from the truth; the client's number is ignored (decisions.md §4). */
+export async function refreshBatchFigures(db: Db, { auth, batchId }: { auth: AuthContext; batchId: string }): Promise<BatchFigures> {
+  return db.transaction(async (tx) => {
+    // Only the lot's recruit (or the admin) may trigger it; anyone else gets 404.
+    if (!isAdmin(auth) && (!auth.technicianId || !(await repo.isRecruitedOnBatch(tx, { batchId, technicianId: auth.technicianId })))) {
+      throw new AppError('NOT_FOUND', 'Lot introuvable');
+    }
+    await repo.lockBatchRow(tx, batchId);
+    const figures = await recomputeBatchFigures(tx, batchId);
+    if (!figures) throw new AppError('NOT_FOUND', 'Lot introuvable');
+    return {
+      id: batchId,
+      defibrillatorsSum: figures.defibrillatorsSum,
+      defibrillatorsDone: figures.defibrillatorsDone,
+      amountPerDefib: centsToEuros(figures.amountPerDefibCents),
+    };
+  });
+}
+
+/** The technician's per-lot "Commentaire pour l'admin": one comments row (authorRole technician) per lot. */
+export async function getTechnicianLotComment(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<TechnicianLotComment> {
+  const application = await loadWorkApplication(db, auth, applicationId);
+  const row = await repo.findTechnicianLotComment(db, { batchId: application.batchId, technicianId: application.technicianId });
+  return { content: row?.content ?? '', updatedAt: iso(row?.createdAt) };
+}
+
+export async function saveTechnicianLotComment(
+  db: Db,
+  { auth, applicationId, content }: { auth: AuthContext; applicationId: string; content: string },
+): Promise<TechnicianLotComment> {
+  const application = await loadWorkApplication(db, auth, applicationId);
+  const ids = { batchId: application.batchId, technicianId: application.technicianId };
+  return db.transaction(async (tx) => {
+    // Serialised per application so concurrent autosaves never leave two rows.
+    await repo.lockApplicationRow(tx, applicationId);
+    const text = content.trim();
+    const existing = await repo.findTechnicianLotComment(tx, ids);
+    if (!text) {
+      await repo.deleteTechnicianLotComments(tx, ids);
+      return { content: '', updatedAt: null };
+    }
+    const row = existing ? await repo.updateLotComment(tx, existing.id, text) : await repo.insertLotComment(tx, { ...ids, authorRole: 'technician', content: text });
+    return { content: row.content, updatedAt: row.createdAt.toISOString() };
+  });
+}
+
+const parisDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+
+/**
+ * "Informer client": writes the visit e-mail to the site's address in the outbox. Needs a saved visit date
+ * (the one sent must be the saved one) and a site e-mail.
+ */
+export async function notifyClient(
+  db: Db,
+  config: Pick<Config, 'PRODUCT_NAME' | 'CHARITY_NAME'>,
+  { auth, missionId, technicianId, visitDate }: { auth: AuthContext; missionId: string; technicianId: string; visitDate?: string | undefined },
+) {
+  const recruitment = await loadRecruitment(db, auth, { missionId, technicianId }, 'write');
+  if (recruitment.applicationStatus !== 'Recruté') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
+  return db.transaction(async (tx) => {
+    const progress = await repo.findProgress(tx, { missionId, technicianId });
+    const saved = progress?.plannedVisitDate ?? null;
+    if (!saved) throw new AppError('BAD_REQUEST', VISIT_DATE_REQUIRED);
+    if (visitDate && parisDay(visitDateToDate(visitDate)) !== parisDay(saved)) throw new AppError('BAD_REQUEST', VISIT_DATE_REQUIRED);
+    const to = recruitment.emailSite?.trim();
+    if (!to) throw new AppError('BAD_REQUEST', NO_SITE_EMAIL);
+    const technician = await repo.findTechnicianContact(tx, technicianId);
+    if (!technician) throw new AppError('NOT_FOUND', 'Technicien introuvable');
+    await enforceRateLimit(tx, `client-notification:${missionId}:${technicianId}`, 5, 60 * 60_000);
+    const day = formatDate(saved);
+    const name = `${technician.firstName} ${technician.lastName}`;
+    const phone = technician.phone?.trim() || 'non renseigné';
+    const device = [recruitment.defibrillatorModel, recruitment.serialNumber ? `n° de série ${recruitment.serialNumber}` : null].filter(Boolean).join(', ');
+    const text = [
+      'Bonjour,',
+      '',
+      `Notre technicien ${name} passera le ${day} pour ${recruitment.visitType ? `la visite (${recruitment.visitType.toLowerCase()})` : 'la visite'} de votre défibrillateur${device ? ` (${device})` : ''}${recruitment.location ? `, situé ${recruitment.location}` : ''}.`,
+      '',
+      `Pour toute question ou pour convenir d’un créneau, vous pouvez le joindre au ${phone}.`,
+      '',
+      'Cordialement,',
+      `${config.PRODUCT_NAME} — ${config.CHARITY_NAME}`,
+    ].join('\n');
+    await enqueueEmail(tx, { kind: 'client-notification', to, subject: `Visite de votre défibrillateur le ${day} — ${recruitment.title}`, text });
+    return { success: true as const, message: 'Client informé', visitDate: saved.toISOString() };
+  });
+}
+
+function placeQuery(place: Place) {
+  return typeof place === 'string' ? { address: place } : place;
+}
+
+/** POST /api/calculate-distance: offline geocoding, then OSRM or the estimate. */
+export async function calculateDistance(config: Pick<Config, 'OSRM_URL'>, { origin, destination }: { origin: Place; destination: Place }): Promise<DistanceResult> {
+  const from = geocode(placeQuery(origin));
+  const to = geocode(placeQuery(destination));
+  if (!from || !to) {
+    return { success: false, distance: null, duration: null, source: null, message: !from ? 'Adresse de départ introuvable' : 'Adresse d’arrivée introuvable' };
+  }
+  const leg = await travelLeg(from, to, config.OSRM_URL);
+  return { success: true, distance: leg.distance, duration: leg.duration, source: leg.source };
+}
+
+function sortedMessage(count: number): string {
+  return count === 1 ? '1 défibrillateur trié par proximité' : `${count} défibrillateurs triés par proximité`;
+}
+
+/**
+ * "Trier pour économiser ma route": orders the lot's undone devices as a round trip from the technician's address
+ * (nearest neighbour then 2-opt), stores the order for that technician, and says how much it saves against the
+ * order shown before. Devices that cannot be located go last.
+ */
+export async function sortRoute(
+  db: Db,
+  config: Pick<Config, 'OSRM_URL'>,
+  { auth, applicationId }: { auth: AuthContext; applicationId: string },
+): Promise<SortRouteResponse> {
+  const application = await loadWorkApplication(db, auth, applicationId);
+  if (application.status !== 'Recruté') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
+  const technician = await repo.findTechnicianContact(db, application.technicianId);
+  if (!technician) throw new AppError('BAD_REQUEST', TECHNICIAN_INFO_MISSING);
+  if (!technician.address?.trim() || !technician.postalCode?.trim() || !technician.city?.trim()) throw new AppError('BAD_REQUEST', ADDRESS_MISSING);
+  const home =
+    geocode({ address: technician.address, postalCode: technician.postalCode, city: technician.city }) ??
+    geocode({ latitude: technician.latitude, longitude: technician.longitude });
+  if (!home) throw new AppError('BAD_REQUEST', ADDRESS_MISSING);
+
+  const rows = await repo.listLotMissionsWithProgress(db, { batchId: application.batchId, technicianId: application.technicianId });
+  const undone = rows.filter((row) => !row.isCompleted);
+  const located: { id: string; point: GeoPoint }[] = [];
+  const unlocated: string[] = [];
+  for (const row of undone) {
+    const point = geocode({ latitude: row.latitude, longitude: row.longitude, postalCode: row.postalCode, city: row.city, address: row.location, department: row.department });
+    if (point) located.push({ id: row.id, point });
+    else unlocated.push(row.id);
+  }
+
+  const matrix = await travelMatrix([home, ...located.map((l) => l.point)], config.OSRM_URL);
+  const current = located.map((_, i) => i + 1);
+  const order = planRoundTrip(matrix.distances, current);
+  const savedMetres = Math.max(0, tourLength(matrix.distances, current) - tourLength(matrix.distances, order));
+
+  const stops: RouteStop[] = [];
+  let previous = 0;
+  let totalDistance = 0;
+  let totalDuration = 0;
+  for (const [k, index] of order.entries()) {
+    const distance = Math.round(matrix.distances[previous]![index]!);
+    const duration = Math.round(matrix.durations[previous]![index]!);
+    totalDistance += distance;
+    totalDuration += duration;
+    stops.push({ missionId: located[index - 1]!.id, position: k + 1, distance, duration });
+    previous = index;
+  }
+  const returnDistance = order.length > 0 ? Math.round(matrix.distances[previous]![0]!) : null;
+  if (order.length > 0) {
+    totalDistance += returnDistance ?? 0;
+    totalDuration += Math.round(matrix.durations[previous]![0]!);
+  }
+  for (const [k, missionId] of unlocated.entries()) stops.push({ missionId, position: order.length + k + 1, distance: null, duration: null });
+
+  await db.transaction(async (tx) => {
+    await repo.saveRouteOrder(tx, {
+      technicianId: application.technicianId,
+      ordered: stops.map((s) => s.missionId),
+      cleared: rows.filter((row) => row.isCompleted).map((row) => row.id),
+    });
+  });
+
+  return {
+    sortedCount: stops.length,
+    message: sortedMessage(stops.length),
+    savedKm: Math.round(savedMetres / 100) / 10,
+    totalDistance,
+    totalDuration,
+    returnDistance,
+    source: matrix.source,
+    stops,
+  };
+}
