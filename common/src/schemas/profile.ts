@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { DEPARTMENTS_MAX, DEPARTMENTS_MIN, PASSWORD_MAX, PASSWORD_MIN } from '../constants';
+import { isDepartmentCode } from '../departments';
+
+/** Spec §5 texts, shared by the forms and the server. */
+export const PROFILE_MESSAGES = {
+  departments: `Vous devez sélectionner entre ${DEPARTMENTS_MIN} et ${DEPARTMENTS_MAX} départements`,
+  departmentsLimitTitle: 'Limite atteinte',
+  departmentsLimit: `Vous pouvez sélectionner maximum ${DEPARTMENTS_MAX} départements`,
+  currentPasswordRequired: 'Veuillez entrer votre mot de passe actuel',
+  newPasswordRequired: 'Veuillez entrer un nouveau mot de passe',
+  passwordTooShort: `Le mot de passe doit contenir au moins ${PASSWORD_MIN} caractères`,
+  passwordTooLong: `Le mot de passe doit contenir au plus ${PASSWORD_MAX} caractères`,
+  passwordsMismatch: 'Les nouveaux mots de passe ne correspondent pas',
+  commonPassword: 'Ce mot de passe est trop courant',
+  nameRequired: 'Veuillez remplir tous les champs obligatoires',
+  ibanRequired: 'Veuillez entrer un IBAN',
+  ibanInvalid: 'IBAN invalide : vérifiez sa saisie (clé de contrôle incorrecte)',
+  siretLength: 'Le SIRET doit contenir 14 chiffres',
+  siretInvalid: 'SIRET invalide : vérifiez sa saisie (clé de contrôle incorrecte)',
+  postalCodeInvalid: 'Code postal invalide',
+  phoneInvalid: 'Numéro de téléphone invalide',
+} as const;
+
+/** IBAN lengths of the countries a French charity's technicians bank in; others only need the checksum. */
+const IBAN_LENGTHS: Record<string, number> = {
+  FR: 27, MC: 27, BE: 16, CH: 21, LU: 20, DE: 22, ES: 24, IT: 27, PT: 25, NL: 18, GB: 22, IE: 22, AT: 20, LI: 21,
+};
+
+export function compactIban(value: string): string {
+  return value.replace(/[\s-]+/g, '').toUpperCase();
+}
+
+/** ISO 13616: country, check digits, then mod 97 of the rearranged number must be 1. */
+export function isValidIban(value: string): boolean {
+  const iban = compactIban(value);
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  const expectedLength = IBAN_LENGTHS[iban.slice(0, 2)];
+  if (expectedLength !== undefined && iban.length !== expectedLength) return false;
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let remainder = 0;
+  for (const char of rearranged) {
+    const digits = /\d/.test(char) ? char : String(char.charCodeAt(0) - 55);
+    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1;
+}
+
+export function compactSiret(value: string): string {
+  return value.replace(/[\s.]+/g, '');
+}
+
+/** 14 digits with a valid Luhn key; La Poste's establishments (SIREN 356000000) use a digit sum multiple of 5. */
+export function isValidSiret(value: string): boolean {
+  const siret = compactSiret(value);
+  if (!/^\d{14}$/.test(siret)) return false;
+  const digits = [...siret].map(Number);
+  const sum = digits.reduce((acc, digit, index) => {
+    if (index % 2 === 0) {
+      const doubled = digit * 2;
+      return acc + (doubled > 9 ? doubled - 9 : doubled);
+    }
+    return acc + digit;
+  }, 0);
+  if (sum % 10 === 0) return true;
+  return siret.startsWith('356000000') && digits.reduce((a, b) => a + b, 0) % 5 === 0;
+}
+
+/** Optional free text: trimmed, bounded; the server stores an empty value as null. */
+export const optionalText = (max: number, label = 'Ce champ') =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} doit contenir au plus ${max} caractères`)
+    .optional();
+
+export const requiredName = (label: string) =>
+  z
+    .string({ error: PROFILE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, PROFILE_MESSAGES.nameRequired)
+    .max(100, `${label} doit contenir au plus 100 caractères`);
+
+export const phoneSchema = optionalText(30, 'Le téléphone').refine(
+  (v) => !v || /^\+?[\d\s.()-]{6,25}$/.test(v),
+  PROFILE_MESSAGES.phoneInvalid,
+);
+
+export const postalCodeSchema = optionalText(10, 'Le code postal').refine(
+  (v) => !v || /^\d{4,5}$/.test(v.replace(/\s+/g, '')),
+  PROFILE_MESSAGES.postalCodeInvalid,
+);
+
+export const siretSchema = optionalText(20, 'Le SIRET')
+  .refine((v) => !v || /^\d{14}$/.test(compactSiret(v)), PROFILE_MESSAGES.siretLength)
+  .refine((v) => !v || !/^\d{14}$/.test(compactSiret(v)) || isValidSiret(v), PROFILE_MESSAGES.siretInvalid);
+
+export const optionalIbanSchema = optionalText(42, "L'IBAN").refine((v) => !v || isValidIban(v), PROFILE_MESSAGES.ibanInvalid);
+
+export const departmentsSchema = z
+  .array(z.string(), { error: PROFILE_MESSAGES.departments })
+  .min(DEPARTMENTS_MIN, PROFILE_MESSAGES.departments)
+  .max(DEPARTMENTS_MAX, PROFILE_MESSAGES.departments)
+  .refine((codes) => codes.every(isDepartmentCode), 'Département inconnu')
+  .refine((codes) => new Set(codes).size === codes.length, 'Un département est sélectionné deux fois');
+
+/** PATCH /api/technicians/{id} */
+export const updateAddressSchema = z.object({
+  address: optionalText(300, "L'adresse"),
+  city: optionalText(120, 'La ville'),
+  postalCode: postalCodeSchema,
+});
+export type UpdateAddress = z.infer<typeof updateAddressSchema>;
+
+/** PATCH /api/technicians/{id}/banking */
+export const updateBankingSchema = z.object({
+  iban: z
+    .string({ error: PROFILE_MESSAGES.ibanRequired })
+    .trim()
+    .min(1, PROFILE_MESSAGES.ibanRequired)
+    .max(42, PROFILE_MESSAGES.ibanInvalid)
+    .refine(isValidIban, PROFILE_MESSAGES.ibanInvalid),
+});
+export type UpdateBanking = z.infer<typeof updateBankingSchema>;
+
+/** PATCH /api/technicians/{id}/professional */
+export const updateProfessionalSchema = z.object({
+  companyName: optionalText(200, "Le nom de l'entreprise"),
+  siret: siretSchema,
+});
+export type UpdateProfessional = z.infer<typeof updateProfessionalSchema>;
+
+/** PATCH /api/technicians/{id}/personal (the e-mail is read-only) */
+export const updatePersonalSchema = z.object({
+  firstName: requiredName('Le prénom'),
+  lastName: requiredName('Le nom'),
+  phone: phoneSchema,
+});
+export type UpdatePersonal = z.infer<typeof updatePersonalSchema>;
+
+/** PATCH /api/technicians/{id}/departments */
+export const updateDepartmentsSchema = z.object({ departments: departmentsSchema });
+export type UpdateDepartments = z.infer<typeof updateDepartmentsSchema>;
+
+/** PATCH /api/technicians/{id}/relay-point */
+export const updateRelayPointSchema = z.object({ preferredRelayPoint: optionalText(300, 'Le point relais') });
+export type UpdateRelayPoint = z.infer<typeof updateRelayPointSchema>;
+
+/** PATCH /api/technicians/{id}/comments */
+export const updateCommentsSchema = z.object({ comments: optionalText(2000, 'Le commentaire') });
+export type UpdateComments = z.infer<typeof updateCommentsSchema>;
+
+export const newPasswordField = z
+  .string({ error: PROFILE_MESSAGES.newPasswordRequired })
+  .min(1, PROFILE_MESSAGES.newPasswordRequired)
+  .min(PASSWORD_MIN, PROFILE_MESSAGES.passwordTooShort)
+  .max(PASSWORD_MAX, PROFILE_MESSAGES.passwordTooLong);
+
+/** PATCH /api/users/{id}/password */
+export const changePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: PROFILE_MESSAGES.currentPasswordRequired })
+    .min(1, PROFILE_MESSAGES.currentPasswordRequired)
+    .max(PASSWORD_MAX),
+  newPassword: newPasswordField,
+});
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/** The form adds the confirmation, checked only in the browser. */
+export const changePasswordFormSchema = changePasswordSchema
+  .extend({ confirmPassword: z.string() })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: PROFILE_MESSAGES.passwordsMismatch, path: ['confirmPassword'] });
+export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
+
+export const successResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+export type SuccessResponse = z.infer<typeof successResponseSchema>;
