@@ -1,4 +1,25 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { adminSettingsSchema, outboxEmailSchema } from '@maillon/common/schemas/settings';
+import { pageQuery, setTotal } from '../../lib/pagination';
+import { requireAuth } from '../../plugins/access';
+import { getAdminSettings, listOutboxEmails } from './settings.service';
 
 /** Admin settings: account, mail provider (outbox), integrations (issue 8). */
-export const settingsRoutes: FastifyPluginAsyncZod = async () => {};
+export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/admin/settings',
+    { config: { access: 'admin' }, schema: { response: { 200: adminSettingsSchema } } },
+    async (request) => getAdminSettings(app.db, { config: app.config, adminEmail: requireAuth(request).email }),
+  );
+
+  app.get(
+    '/api/admin/settings/emails',
+    { config: { access: 'admin' }, schema: { querystring: z.object(pageQuery), response: { 200: z.array(outboxEmailSchema) } } },
+    async (request, reply) => {
+      const { items, total } = await listOutboxEmails(app.db, request.query);
+      setTotal(reply, total);
+      return items;
+    },
+  );
+};
