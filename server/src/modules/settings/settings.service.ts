@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -18,7 +19,7 @@ async function uploadsUsage(dir: string): Promise<{ bytes: number; files: number
   const stack = [dir];
   while (stack.length > 0 && walked < MAX_WALKED_ENTRIES) {
     const current = stack.pop()!;
-    let entries: import('node:fs').Dirent[];
+    let entries: Dirent[];
     try {
       entries = await fs.readdir(current, { withFileTypes: true });
     } catch {
