@@ -4,7 +4,7 @@ import { technicianSchema } from './technicians';
 
 /**
  * Sub-tabs of the admin Techniciens tab. Rejected technicians are listed under Désactivés with the inactive ones
- * (docs/decisions/005-technician-moderation.md): both are accounts that cannot sign in.
+ * (docs/decisions/008-admin-operations.md): both are accounts that cannot sign in.
  */
 export const TECHNICIAN_SUB_TABS = ['pending', 'active', 'inactive'] as const;
 export type TechnicianSubTab = (typeof TECHNICIAN_SUB_TABS)[number];

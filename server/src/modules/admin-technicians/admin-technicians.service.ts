@@ -136,7 +136,7 @@ export async function countTechniciansByTab(db: Db, query: Pick<TechnicianListQu
 
 export type TechnicianTransition = 'approve' | 'reject' | 'deactivate' | 'restore';
 
-/** Spec §4 technician transitions; a rejected account can be put back in moderation like a deactivated one (decision 005). */
+/** Spec §4 technician transitions; a rejected account can be put back in moderation like a deactivated one (docs/decisions/008). */
 const TRANSITIONS: Record<TechnicianTransition, { from: readonly TechnicianStatus[]; to: TechnicianStatus; refused: string }> = {
   approve: { from: ['pending'], to: 'active', refused: 'Seul un technicien en attente de modération peut être approuvé' },
   reject: { from: ['pending'], to: 'rejected', refused: 'Seul un technicien en attente de modération peut être rejeté' },
