@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ensureAdmin, purgeExpiredSessions } from './modules/auth/auth.service';
 import { DEMO_ADMIN, seedDemoIfEmpty } from './db/seed/demo';
 import { startOutboxWorker } from './lib/outbox';
+import { sweepOrphanFiles } from './lib/files';
 
 async function main(): Promise<void> {
   let config;
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
     }
   }
   await purgeExpiredSessions(db);
+  const orphans = await sweepOrphanFiles(db, config.uploadsDir);
+  if (orphans > 0) console.log(`${orphans} fichier(s) orphelin(s) supprimé(s) du stockage.`);
 
   const app = await buildApp({ config, db, serveWeb: true });
   const stopWorkers = startWorkers(app);
@@ -54,6 +57,7 @@ function startWorkers(app: Awaited<ReturnType<typeof buildApp>>): () => void {
   timers.push(
     setInterval(() => {
       purgeExpiredSessions(app.db).catch((error) => app.log.error(error));
+      sweepOrphanFiles(app.db, app.config.uploadsDir).catch((error) => app.log.error(error));
     }, 60 * 60_000),
   );
   return () => {

@@ -50,7 +50,10 @@ export function openPglite(dataDir?: string): Database {
 }
 
 export function openPostgres(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // Fail fast while the database is away (503 to the client) instead of queueing for ever.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30_000 });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', (error) => console.error(`PostgreSQL : connexion perdue (${error.message})`));
   const db = drizzlePg(pool, options);
   return {
     db,

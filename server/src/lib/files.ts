@@ -142,3 +142,31 @@ export function contentDisposition(fileName: string): string {
   const ascii = fileName.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '_') || 'document';
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
+
+/**
+ * Removes files of the upload store that no stored_files row points to (a crash between the write and the row),
+ * older than `minAgeMs` so an upload in progress is never touched. Returns the number removed.
+ */
+export async function sweepOrphanFiles(tx: DbOrTx, uploadsDir: string, minAgeMs = 10 * 60_000): Promise<number> {
+  const rows = await tx.select({ storageKey: storedFiles.storageKey }).from(storedFiles);
+  const known = new Set(rows.map((r) => r.storageKey));
+  let removed = 0;
+  for (const kind of ['identity', 'cv', 'invoice']) {
+    const dir = path.join(uploadsDir, kind);
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const key = `${kind}/${name}`;
+      if (known.has(key)) continue;
+      const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+      if (!stat || Date.now() - stat.mtimeMs < minAgeMs) continue;
+      await fs.rm(path.join(dir, name), { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}

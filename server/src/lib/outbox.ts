@@ -63,7 +63,15 @@ export async function processOutbox(db: Db, config: Pick<Config, 'SMTP_URL' | 'M
     if (claimed.length === 0) continue;
     const attempts = claimed[0]!.attempts;
     try {
-      await transport.sendMail({ from: config.MAIL_FROM, to: email.to, subject: email.subject, text: email.text, html: email.html ?? undefined });
+      // The outbox id is the Message-ID: a resend after a crash is recognisable as the same message.
+      await transport.sendMail({
+        from: config.MAIL_FROM,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html ?? undefined,
+        messageId: `<${email.id}@maillon.outbox>`,
+      });
       await db.update(emailOutbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(emailOutbox.id, email.id));
       result.sent += 1;
     } catch (error) {

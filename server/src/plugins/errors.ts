@@ -13,6 +13,20 @@ function fieldsFromValidation(error: FastifyError): FieldErrors {
   return fields;
 }
 
+const DATABASE_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/** True when the database is unreachable (restart, failover): the request may be retried shortly. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error as { code?: string; message?: string; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth += 1) {
+    if (current.code && DATABASE_UNAVAILABLE_CODES.has(current.code)) return true;
+    if (typeof current.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(current.message)) {
+      return true;
+    }
+    current = current.cause as typeof current;
+  }
+  return false;
+}
+
 const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'BAD_REQUEST', message: 'Le corps de la requête est invalide' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'BAD_REQUEST', message: 'Le corps de la requête est vide' },
@@ -42,6 +56,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, cause: error.cause }, 'response serialization failed');
       return reply.status(500).send({ message: 'Erreur interne', code: 'INTERNAL', requestId: request.id });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error, requestId: request.id }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', '2')
+        .send({ message: 'Service momentanément indisponible, réessayez dans quelques secondes', code: 'SERVICE_UNAVAILABLE' });
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (known) return reply.status(known.status).send({ message: known.message, code: known.code });

@@ -1,0 +1,99 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { count, eq } from 'drizzle-orm';
+import { openPglite, openPostgres, type Database } from './client';
+import { missionBatches, users } from './schema';
+import { backup, restore } from './backup';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'maillon-backup-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function fill(database: Database, dataDir: string) {
+  await database.migrate();
+  await database.db.insert(users).values({ email: 'sauvegarde@maillon.test', passwordHash: 'x', role: 'admin' });
+  await database.db.insert(missionBatches).values([{ title: 'Lot A' }, { title: 'Lot B' }]);
+  fs.mkdirSync(path.join(dataDir, 'uploads', 'cv'), { recursive: true });
+  fs.writeFileSync(path.join(dataDir, 'uploads', 'cv', 'abc.pdf'), '%PDF-1.4 contenu\n%%EOF');
+}
+
+async function damage(database: Database, dataDir: string) {
+  await database.db.delete(missionBatches).where(eq(missionBatches.title, 'Lot A'));
+  await database.db.insert(missionBatches).values({ title: 'Lot après la sauvegarde' });
+  fs.rmSync(path.join(dataDir, 'uploads'), { recursive: true, force: true });
+}
+
+async function snapshot(database: Database) {
+  const lots = await database.db.select({ title: missionBatches.title }).from(missionBatches).orderBy(missionBatches.title);
+  const [admins] = await database.db.select({ n: count() }).from(users);
+  return { lots: lots.map((l) => l.title), users: admins?.n };
+}
+
+describe('backup and restore', () => {
+  async function roundTripEmbedded() {
+    const dataDir = path.join(tmp, 'embedded');
+    let database = openPglite(path.join(dataDir, 'pglite'));
+    await fill(database, dataDir);
+    const before = await snapshot(database);
+    await database.close();
+
+    const out = path.join(tmp, 'embedded-backup');
+    const manifest = await backup({ DATA_DIR: dataDir }, out);
+    expect(manifest.database).toBe('pglite');
+
+    database = openPglite(path.join(dataDir, 'pglite'));
+    await damage(database, dataDir);
+    expect((await snapshot(database)).lots).not.toEqual(before.lots);
+    await database.close();
+
+    await restore({ DATA_DIR: dataDir }, out);
+    database = openPglite(path.join(dataDir, 'pglite'));
+    expect(await snapshot(database)).toEqual(before);
+    await database.close();
+    expect(fs.readFileSync(path.join(dataDir, 'uploads', 'cv', 'abc.pdf'), 'utf8')).toContain('%PDF-1.4');
+  }
+
+  async function roundTripPostgres() {
+    const base = process.env.TEST_DATABASE_URL!;
+    const name = `maillon_backup_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const target = { DATABASE_URL: url.toString(), DATA_DIR: path.join(tmp, 'postgres') };
+    try {
+      let database = openPostgres(target.DATABASE_URL, 2);
+      await fill(database, target.DATA_DIR);
+      const before = await snapshot(database);
+      await damage(database, target.DATA_DIR);
+      await database.close();
+      expect(before.lots).toEqual(['Lot A', 'Lot B']);
+
+      // Back up the damaged state, then restore the good one taken below, to prove both directions.
+      const damagedOut = path.join(tmp, 'pg-damaged');
+      await backup(target, damagedOut);
+      database = openPostgres(target.DATABASE_URL, 2);
+      const damaged = await snapshot(database);
+      await database.db.delete(missionBatches);
+      await database.close();
+
+      await restore(target, damagedOut);
+      database = openPostgres(target.DATABASE_URL, 2);
+      expect(await snapshot(database)).toEqual(damaged);
+      await database.close();
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  }
+
+  // The embedded pass proves the PGlite dump, the PostgreSQL pass (TEST_DATABASE_URL) proves pg_dump/pg_restore.
+  it(`round-trips the ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded'} database and the uploads`, async () => {
+    if (process.env.TEST_DATABASE_URL) await roundTripPostgres();
+    else await roundTripEmbedded();
+  }, 180_000);
+});

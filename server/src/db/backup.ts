@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+
+const run = promisify(execFile);
+
+export interface BackupTarget {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+}
+
+export interface BackupManifest {
+  createdAt: string;
+  database: 'postgres' | 'pglite';
+  databaseFile: string;
+  uploads: string;
+}
+
+const pgliteDir = (target: BackupTarget) => path.resolve(target.DATA_DIR, 'pglite');
+const uploadsDir = (target: BackupTarget) => path.resolve(target.DATA_DIR, 'uploads');
+
+/**
+ * Writes a consistent backup into `outDir`: pg_dump (custom format, one snapshot) for PostgreSQL, or PGlite's own
+ * data-dir dump for the embedded database (the server must be stopped: PGlite has a single owner), plus a copy of
+ * the upload store and a manifest.
+ */
+export async function backup(target: BackupTarget, outDir: string): Promise<BackupManifest> {
+  await fs.mkdir(outDir, { recursive: true });
+  let databaseFile: string;
+  let database: BackupManifest['database'];
+  if (target.DATABASE_URL) {
+    database = 'postgres';
+    databaseFile = 'database.dump';
+    await run('pg_dump', ['--format=custom', '--no-owner', '--file', path.join(outDir, databaseFile), target.DATABASE_URL]);
+  } else {
+    database = 'pglite';
+    databaseFile = 'database.tar.gz';
+    const client = new PGlite(pgliteDir(target));
+    try {
+      const dump = await client.dumpDataDir('gzip');
+      await fs.writeFile(path.join(outDir, databaseFile), Buffer.from(await dump.arrayBuffer()));
+    } finally {
+      await client.close();
+    }
+  }
+  const uploads = 'uploads';
+  await fs.rm(path.join(outDir, uploads), { recursive: true, force: true });
+  await fs.cp(uploadsDir(target), path.join(outDir, uploads), { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    await fs.mkdir(path.join(outDir, uploads), { recursive: true });
+  });
+  const manifest: BackupManifest = { createdAt: new Date().toISOString(), database, databaseFile, uploads };
+  await fs.writeFile(path.join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  return manifest;
+}
+
+/** Brings a backup back: the database is replaced (pg_restore --clean, or a fresh PGlite data dir) and the uploads too. */
+export async function restore(target: BackupTarget, fromDir: string): Promise<BackupManifest> {
+  const manifest = JSON.parse(await fs.readFile(path.join(fromDir, 'manifest.json'), 'utf8')) as BackupManifest;
+  const file = path.join(fromDir, manifest.databaseFile);
+  if (manifest.database === 'postgres') {
+    if (!target.DATABASE_URL) throw new Error('Cette sauvegarde vient de PostgreSQL : définissez DATABASE_URL pour la restaurer.');
+    await run('pg_restore', ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--dbname', target.DATABASE_URL, file]);
+  } else {
+    if (target.DATABASE_URL) throw new Error('Cette sauvegarde vient de la base embarquée : retirez DATABASE_URL pour la restaurer.');
+    const dir = pgliteDir(target);
+    const aside = `${dir}.before-restore-${Date.now()}`;
+    await fs.rename(dir, aside).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    try {
+      const client = new PGlite(dir, { loadDataDir: new Blob([await fs.readFile(file)]) });
+      await client.query('select 1');
+      await client.close();
+      await fs.rm(aside, { recursive: true, force: true });
+    } catch (error) {
+      await fs.rm(dir, { recursive: true, force: true });
+      await fs.rename(aside, dir).catch(() => undefined);
+      throw error;
+    }
+  }
+  await fs.rm(uploadsDir(target), { recursive: true, force: true });
+  await fs.cp(path.join(fromDir, manifest.uploads), uploadsDir(target), { recursive: true });
+  return manifest;
+}
