@@ -1,0 +1,363 @@
+import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AdminInvoiceFilters, InvoiceChip } from '@maillon/common/schemas/money';
+import type { DbOrTx } from '../../db/client';
+import { invoices, invoicesFiles, missionBatches, storedFiles, technicians, transfers } from '../../db/schema';
+import { likePattern } from '../../lib/pagination';
+
+/** Drizzle queries of the money module only; rules live in money.service.ts. */
+
+export const invoiceColumns = {
+  id: invoices.id,
+  technicianId: invoices.technicianId,
+  batchId: invoices.batchId,
+  status: invoices.status,
+  missionTitle: invoices.missionTitle,
+  description: invoices.description,
+  reference: invoices.reference,
+  progression: invoices.progression,
+  invoiceNumber: invoices.invoiceNumber,
+  initialAmountCents: invoices.initialAmountCents,
+  amountCents: invoices.amountCents,
+  validatedAmountCents: invoices.validatedAmountCents,
+  batchPriceCents: invoices.batchPriceCents,
+  invoiceDate: invoices.invoiceDate,
+  dueDate: invoices.dueDate,
+  paidDate: invoices.paidDate,
+  createdAt: invoices.createdAt,
+};
+
+export const transferColumns = {
+  id: transfers.id,
+  invoiceId: transfers.invoiceId,
+  batchId: transfers.batchId,
+  technicianId: transfers.technicianId,
+  status: transfers.status,
+  invoiceRef: transfers.invoiceRef,
+  transferRef: transfers.transferRef,
+  bankAccountLast4: transfers.bankAccountLast4,
+  amountCents: transfers.amountCents,
+  transferDate: transfers.transferDate,
+  createdAt: transfers.createdAt,
+};
+
+export type InvoiceRow = NonNullable<Awaited<ReturnType<typeof findInvoice>>>;
+export type TransferRow = NonNullable<Awaited<ReturnType<typeof findLatestTransfer>>>;
+
+/** Locks the invoice row for the rest of the transaction (serialises concurrent transitions on PostgreSQL). */
+export async function lockInvoice(tx: DbOrTx, invoiceId: string) {
+  await tx.execute(sql`select id from invoices where id = ${invoiceId} for update`);
+  const [row] = await tx.select(invoiceColumns).from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
+  return row ?? null;
+}
+
+export async function findInvoice(tx: DbOrTx, invoiceId: string) {
+  const [row] = await tx.select(invoiceColumns).from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
+  return row ?? null;
+}
+
+/** The live transfer of an invoice (Enregistré or Effectué; at most one by the partial unique index). */
+export async function findLiveTransfer(tx: DbOrTx, invoiceId: string) {
+  const [row] = await tx
+    .select(transferColumns)
+    .from(transfers)
+    .where(and(eq(transfers.invoiceId, invoiceId), sql`${transfers.status} <> 'Refus'`))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findLatestTransfer(tx: DbOrTx, invoiceId: string) {
+  const [row] = await tx
+    .select(transferColumns)
+    .from(transfers)
+    .where(eq(transfers.invoiceId, invoiceId))
+    .orderBy(desc(transfers.createdAt), desc(transfers.id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findPaidTransfer(tx: DbOrTx, invoiceId: string) {
+  const [row] = await tx
+    .select(transferColumns)
+    .from(transfers)
+    .where(and(eq(transfers.invoiceId, invoiceId), eq(transfers.status, 'Effectué')))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findTechnicianForMoney(tx: DbOrTx, technicianId: string) {
+  const [row] = await tx
+    .select({
+      id: technicians.id,
+      userId: technicians.userId,
+      firstName: technicians.firstName,
+      lastName: technicians.lastName,
+      companyName: technicians.companyName,
+      siret: technicians.siret,
+      iban: technicians.iban,
+      address: technicians.address,
+      postalCode: technicians.postalCode,
+      city: technicians.city,
+    })
+    .from(technicians)
+    .where(eq(technicians.id, technicianId))
+    .limit(1);
+  return row ?? null;
+}
+
+/* ------------------------------------------------------------ technician lists ------------------------------------------------------------ */
+
+export async function listTechnicianInvoices(tx: DbOrTx, technicianId: string, page: { limit: number; offset: number }) {
+  const where = eq(invoices.technicianId, technicianId);
+  const [rows, [total]] = await Promise.all([
+    tx.select(invoiceColumns).from(invoices).where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(page.limit).offset(page.offset),
+    tx.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function listTechnicianTransfers(tx: DbOrTx, technicianId: string, page: { limit: number; offset: number }) {
+  const where = eq(transfers.technicianId, technicianId);
+  const [rows, [total]] = await Promise.all([
+    tx
+      .select({ ...transferColumns, missionTitle: invoices.missionTitle })
+      .from(transfers)
+      .leftJoin(invoices, eq(invoices.id, transfers.invoiceId))
+      .where(where)
+      .orderBy(desc(transfers.createdAt), desc(transfers.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+/** Spec 01 §4 amounts, in cents, one query. */
+export async function getRevenueTotals(tx: DbOrTx, technicianId: string) {
+  const result = await tx.execute<{ active: number | string; pending: number | string; paid: number | string }>(sql`
+    select
+      (select coalesce(sum(validated_amount_cents), 0) from invoices
+        where technician_id = ${technicianId} and status in ('Mission à terminer', 'Facture à soumettre'))::bigint as active,
+      (select coalesce(sum(amount_cents), 0) from transfers where technician_id = ${technicianId} and status = 'Enregistré')::bigint as pending,
+      (select coalesce(sum(amount_cents), 0) from transfers where technician_id = ${technicianId} and status = 'Effectué')::bigint as paid
+  `);
+  const row = result.rows[0];
+  return { activeCents: Number(row?.active ?? 0), pendingCents: Number(row?.pending ?? 0), paidCents: Number(row?.paid ?? 0) };
+}
+
+/* --------------------------------------------------------------- admin lists --------------------------------------------------------------- */
+
+// Correlated subqueries name the outer table literally (see the Drizzle gotcha in the brief).
+const hasPaidTransfer = sql`exists (select 1 from transfers tr where tr.invoice_id = invoices.id and tr.status = 'Effectué')`;
+
+export function chipCondition(chip: InvoiceChip): SQL {
+  switch (chip) {
+    case 'Mission à réaliser':
+      return sql`(${invoices.status} = 'Mission à terminer' and not ${hasPaidTransfer})`;
+    case 'Facture à soumettre':
+      return sql`(${invoices.status} = 'Facture à soumettre' and not ${hasPaidTransfer})`;
+    case 'Facture envoyée':
+      return sql`(${invoices.status} = 'Facture envoyée' and not ${hasPaidTransfer})`;
+    case 'Terminé':
+      return sql`(${invoices.status} in ('Terminé', 'Traité') or ${hasPaidTransfer})`;
+  }
+}
+
+function baseInvoiceConditions(filters: Omit<AdminInvoiceFilters, 'status'>): SQL[] {
+  const conditions: SQL[] = [];
+  if (filters.technicianId) conditions.push(eq(invoices.technicianId, filters.technicianId));
+  if (filters.search) {
+    const pattern = likePattern(filters.search);
+    conditions.push(
+      or(
+        ilike(invoices.reference, pattern),
+        ilike(invoices.missionTitle, pattern),
+        ilike(invoices.description, pattern),
+        ilike(invoices.invoiceNumber, pattern),
+        ilike(technicians.firstName, pattern),
+        ilike(technicians.lastName, pattern),
+        ilike(technicians.companyName, pattern),
+        sql`(${technicians.firstName} || ' ' || ${technicians.lastName}) ilike ${pattern}`,
+      )!,
+    );
+  }
+  return conditions;
+}
+
+export function adminInvoiceWhere(filters: AdminInvoiceFilters): SQL | undefined {
+  const conditions = baseInvoiceConditions(filters);
+  if (filters.status) conditions.push(chipCondition(filters.status));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+const adminInvoiceColumns = {
+  ...invoiceColumns,
+  technicianFirstName: technicians.firstName,
+  technicianLastName: technicians.lastName,
+  companyName: technicians.companyName,
+};
+
+export async function findAdminInvoiceRow(tx: DbOrTx, invoiceId: string) {
+  const [row] = await tx
+    .select(adminInvoiceColumns)
+    .from(invoices)
+    .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
+    .where(eq(invoices.id, invoiceId))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters, page: { limit: number; offset: number }) {
+  const where = adminInvoiceWhere(filters);
+  const [rows, [total]] = await Promise.all([
+    tx
+      .select(adminInvoiceColumns)
+      .from(invoices)
+      .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
+      .where(where)
+      .orderBy(desc(invoices.createdAt), desc(invoices.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(invoices)
+      .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
+      .where(where),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+/** Rows of the CSV export: the filtered invoices, newest first, bounded. */
+export async function exportAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters, max: number) {
+  return tx
+    .select(adminInvoiceColumns)
+    .from(invoices)
+    .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
+    .where(adminInvoiceWhere(filters))
+    .orderBy(desc(invoices.createdAt), desc(invoices.id))
+    .limit(max);
+}
+
+export async function countAdminInvoiceChips(tx: DbOrTx, filters: Omit<AdminInvoiceFilters, 'status'>) {
+  const conditions = baseInvoiceConditions(filters);
+  const [row] = await tx
+    .select({
+      missionToDo: sql<number>`count(*) filter (where ${chipCondition('Mission à réaliser')})::int`,
+      toSubmit: sql<number>`count(*) filter (where ${chipCondition('Facture à soumettre')})::int`,
+      sent: sql<number>`count(*) filter (where ${chipCondition('Facture envoyée')})::int`,
+      done: sql<number>`count(*) filter (where ${chipCondition('Terminé')})::int`,
+    })
+    .from(invoices)
+    .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
+    .where(conditions.length ? and(...conditions) : undefined);
+  return {
+    'Mission à réaliser': Number(row?.missionToDo ?? 0),
+    'Facture à soumettre': Number(row?.toSubmit ?? 0),
+    'Facture envoyée': Number(row?.sent ?? 0),
+    Terminé: Number(row?.done ?? 0),
+  };
+}
+
+/** Latest transfer per invoice for a page of invoices. */
+export async function latestTransfersByInvoice(tx: DbOrTx, invoiceIds: string[]): Promise<Map<string, TransferRow>> {
+  const map = new Map<string, TransferRow>();
+  if (invoiceIds.length === 0) return map;
+  const rows = await tx
+    .select(transferColumns)
+    .from(transfers)
+    .where(inArray(transfers.invoiceId, invoiceIds))
+    .orderBy(desc(transfers.createdAt), desc(transfers.id));
+  for (const row of rows) if (row.invoiceId && !map.has(row.invoiceId)) map.set(row.invoiceId, row);
+  return map;
+}
+
+/** Latest submitted file per invoice for a page of invoices. */
+export async function latestFilesByInvoice(tx: DbOrTx, invoiceIds: string[]) {
+  const map = new Map<string, { fileId: string; fileName: string }>();
+  if (invoiceIds.length === 0) return map;
+  const rows = await tx
+    .select({ invoiceId: invoicesFiles.invoiceId, fileId: invoicesFiles.fileId, fileName: storedFiles.originalName })
+    .from(invoicesFiles)
+    .innerJoin(storedFiles, eq(storedFiles.id, invoicesFiles.fileId))
+    .where(inArray(invoicesFiles.invoiceId, invoiceIds))
+    .orderBy(desc(invoicesFiles.createdAt), desc(invoicesFiles.id));
+  for (const row of rows) if (!map.has(row.invoiceId)) map.set(row.invoiceId, { fileId: row.fileId, fileName: row.fileName });
+  return map;
+}
+
+export async function listAdminTransfers(
+  tx: DbOrTx,
+  filters: { technicianId?: string | undefined; invoiceId?: string | undefined; status?: string | undefined },
+  page: { limit: number; offset: number },
+) {
+  const conditions: SQL[] = [];
+  if (filters.technicianId) conditions.push(eq(transfers.technicianId, filters.technicianId));
+  if (filters.invoiceId) conditions.push(eq(transfers.invoiceId, filters.invoiceId));
+  if (filters.status) conditions.push(eq(transfers.status, filters.status));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const [rows, [total]] = await Promise.all([
+    tx
+      .select({
+        ...transferColumns,
+        technicianFirstName: technicians.firstName,
+        technicianLastName: technicians.lastName,
+        missionTitle: invoices.missionTitle,
+      })
+      .from(transfers)
+      .innerJoin(technicians, eq(technicians.id, transfers.technicianId))
+      .leftJoin(invoices, eq(invoices.id, transfers.invoiceId))
+      .where(where)
+      .orderBy(desc(transfers.createdAt), desc(transfers.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function listInvoiceFiles(
+  tx: DbOrTx,
+  filters: { technicianId?: string | undefined; invoiceId?: string | undefined },
+  page: { limit: number; offset: number },
+) {
+  const conditions: SQL[] = [];
+  if (filters.technicianId) conditions.push(eq(invoicesFiles.technicianId, filters.technicianId));
+  if (filters.invoiceId) conditions.push(eq(invoicesFiles.invoiceId, filters.invoiceId));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const [rows, [total]] = await Promise.all([
+    tx
+      .select({
+        id: invoicesFiles.id,
+        invoiceId: invoicesFiles.invoiceId,
+        technicianId: invoicesFiles.technicianId,
+        reference: invoicesFiles.reference,
+        fileId: invoicesFiles.fileId,
+        fileName: storedFiles.originalName,
+        size: storedFiles.size,
+        amountCertifiedCents: invoicesFiles.amountCertifiedCents,
+        createdAt: invoicesFiles.createdAt,
+      })
+      .from(invoicesFiles)
+      .innerJoin(storedFiles, eq(storedFiles.id, invoicesFiles.fileId))
+      .where(where)
+      .orderBy(desc(invoicesFiles.createdAt), desc(invoicesFiles.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ n: sql<number>`count(*)::int` }).from(invoicesFiles).where(where),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+/** Technicians that have at least one invoice (the admin tab's technician filter). */
+export async function listInvoiceTechnicians(tx: DbOrTx) {
+  return tx
+    .selectDistinct({ id: technicians.id, firstName: technicians.firstName, lastName: technicians.lastName })
+    .from(technicians)
+    .innerJoin(invoices, eq(invoices.technicianId, technicians.id))
+    .orderBy(technicians.lastName, technicians.firstName, technicians.id);
+}
+
+export async function findBatchTitle(tx: DbOrTx, batchId: string | null): Promise<string | null> {
+  if (!batchId) return null;
+  const [row] = await tx.select({ title: missionBatches.title }).from(missionBatches).where(eq(missionBatches.id, batchId)).limit(1);
+  return row?.title ?? null;
+}

@@ -1,0 +1,530 @@
+import crypto from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { centsToEuros, formatDate } from '@maillon/common/format';
+import { DEFAULT_TRANSFER_REF } from '@maillon/common/constants';
+import {
+  INVOICE_SUBMIT_MESSAGES,
+  invoiceDisplayStatus,
+  type AdminInvoice,
+  type AdminInvoiceFilters,
+  type AdminTransfer,
+  type InvoiceFile,
+  type TechnicianInvoice,
+  type TechnicianTransfer,
+  type Transfer,
+  type UpdateInvoiceRequest,
+} from '@maillon/common/schemas/money';
+import type { InvoiceStatus, TransferStatus } from '@maillon/common/enums';
+import type { Config } from '../../config';
+import type { Db, DbOrTx } from '../../db/client';
+import { invoices, invoicesFiles, technicians, transfers } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { audit } from '../../lib/audit';
+import { removeStoredFile, storeFile } from '../../lib/files';
+import { assertTechnicianSelf } from '../../plugins/access';
+import type { AuthContext } from '../auth/auth.service';
+import { buildFiscalReceiptPdf } from './fiscal-receipt';
+import * as repo from './money.repository';
+import type { InvoiceRow, TransferRow } from './money.repository';
+
+/**
+ * The money part of the lifecycle (decisions.md §4), after the lifecycle service has brought an invoice to
+ * "Facture à soumettre": submission → "Facture envoyée" + invoices_files + transfer "Enregistré"; Marquer Payée →
+ * transfer "Effectué" (+ totalEarnings, once); Refuser → transfer "Refus" and the invoice back to "Facture à soumettre";
+ * Archiver → "Terminé". Every transition locks the invoice, checks its state (409 otherwise), is idempotent and audited.
+ */
+
+type Page = { limit: number; offset: number };
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+function toTechnicianInvoice(row: InvoiceRow): TechnicianInvoice {
+  return {
+    id: row.id,
+    batchId: row.batchId,
+    status: row.status as InvoiceStatus,
+    missionTitle: row.missionTitle,
+    description: row.description,
+    reference: row.reference,
+    progression: row.progression,
+    initialAmount: centsToEuros(row.initialAmountCents),
+    amount: centsToEuros(row.amountCents),
+    validatedAmount: centsToEuros(row.validatedAmountCents),
+    batchPrice: centsToEuros(row.batchPriceCents),
+    invoiceDate: iso(row.invoiceDate),
+    dueDate: iso(row.dueDate),
+    paidDate: iso(row.paidDate),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function toTransfer(row: TransferRow): Transfer {
+  return {
+    id: row.id,
+    invoiceId: row.invoiceId,
+    batchId: row.batchId,
+    technicianId: row.technicianId,
+    status: row.status as TransferStatus,
+    invoiceRef: row.invoiceRef,
+    transferRef: row.transferRef,
+    bankAccountLast4: row.bankAccountLast4,
+    amount: centsToEuros(row.amountCents),
+    transferDate: iso(row.transferDate),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function toTechnicianTransfer(row: TransferRow & { missionTitle: string | null }): TechnicianTransfer {
+  return {
+    id: row.id,
+    invoiceId: row.invoiceId,
+    status: row.status as TransferStatus,
+    invoiceRef: row.invoiceRef,
+    transferRef: row.transferRef || DEFAULT_TRANSFER_REF,
+    bankAccountLast4: row.bankAccountLast4,
+    amount: centsToEuros(row.amountCents),
+    transferDate: iso(row.transferDate),
+    missionTitle: row.missionTitle,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Last 4 characters of the IBAN at the time of the submission (never the full IBAN). */
+export function ibanLast4(iban: string | null): string | null {
+  const compact = (iban ?? '').replace(/\s+/g, '');
+  return compact.length >= 4 ? compact.slice(-4).toUpperCase() : null;
+}
+
+/** VIR-yyyymmdd-XXXXXX: readable, unique enough, not guessable. */
+export function generateTransferRef(now = new Date()): string {
+  const day = now.toISOString().slice(0, 10).replace(/-/g, '');
+  return `VIR-${day}-${crypto.randomBytes(3).toString('hex').toUpperCase()}`;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | undefined;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/** The invoice, if the caller may see it: admin, or its own technician (any other id answers 404). */
+async function findVisibleInvoice(tx: DbOrTx, auth: AuthContext, invoiceId: string, lock = false): Promise<InvoiceRow> {
+  const invoice = lock ? await repo.lockInvoice(tx, invoiceId) : await repo.findInvoice(tx, invoiceId);
+  if (!invoice) throw new AppError('NOT_FOUND', 'Facture introuvable');
+  assertTechnicianSelf(auth, invoice.technicianId, 'Facture introuvable');
+  return invoice;
+}
+
+/* ----------------------------------------------------------------- technician ----------------------------------------------------------------- */
+
+export async function getTechnicianInvoices({ db, auth, technicianId, page }: { db: Db; auth: AuthContext; technicianId: string; page: Page }) {
+  assertTechnicianSelf(auth, technicianId);
+  const { rows, total } = await repo.listTechnicianInvoices(db, technicianId, page);
+  return { items: rows.map(toTechnicianInvoice), total };
+}
+
+export async function getTechnicianTransfers({ db, auth, technicianId, page }: { db: Db; auth: AuthContext; technicianId: string; page: Page }) {
+  assertTechnicianSelf(auth, technicianId);
+  const { rows, total } = await repo.listTechnicianTransfers(db, technicianId, page);
+  return { items: rows.map(toTechnicianTransfer), total };
+}
+
+export async function getRevenueSummary({ db, auth, technicianId }: { db: Db; auth: AuthContext; technicianId: string }) {
+  assertTechnicianSelf(auth, technicianId);
+  const totals = await repo.getRevenueTotals(db, technicianId);
+  return {
+    activeMissionGains: centsToEuros(totals.activeCents),
+    pendingTransfers: centsToEuros(totals.pendingCents),
+    paymentHistory: centsToEuros(totals.paidCents),
+  };
+}
+
+export interface SubmitInvoiceInput {
+  db: Db;
+  config: Pick<Config, 'uploadsDir'>;
+  auth: AuthContext;
+  invoiceId: string;
+  reference: string;
+  amountCertifiedCents: number;
+  file: { buffer: Buffer; fileName: string };
+}
+
+/**
+ * Technician submission: PDF (checked from its bytes) + reference + certified amount (must be the validated amount).
+ * One transaction: file record, invoices_files row, invoice "Facture envoyée", transfer "Enregistré". The stored file
+ * is removed if anything fails. A retry with the same reference answers the existing result; two concurrent
+ * submissions never create two transfers (row lock + partial unique index).
+ */
+export async function submitInvoice(input: SubmitInvoiceInput) {
+  const { db, config, auth, invoiceId, reference, amountCertifiedCents, file } = input;
+  const stored: { key: string | null } = { key: null };
+  try {
+    return await db.transaction(async (tx) => {
+      const invoice = await findVisibleInvoice(tx, auth, invoiceId, true);
+      if (invoice.status === 'Facture envoyée') {
+        const live = await repo.findLiveTransfer(tx, invoice.id);
+        if (live && live.invoiceRef === reference && live.amountCents === amountCertifiedCents) {
+          return { invoice: toTechnicianInvoice(invoice), transfer: toTechnicianTransfer({ ...live, missionTitle: invoice.missionTitle }), created: false };
+        }
+        throw new AppError('INVALID_TRANSITION', 'Cette facture a déjà été soumise');
+      }
+      if (invoice.status !== 'Facture à soumettre') {
+        throw new AppError(
+          'INVALID_TRANSITION',
+          invoice.status === 'Mission à terminer'
+            ? 'La mission doit être terminée avant de soumettre la facture'
+            : 'Cette facture ne peut plus être soumise',
+        );
+      }
+      if (amountCertifiedCents !== invoice.validatedAmountCents) {
+        throw new AppError('BAD_REQUEST', INVOICE_SUBMIT_MESSAGES.amountMismatch, { amount_certified: INVOICE_SUBMIT_MESSAGES.amountMismatch });
+      }
+      const technician = await repo.findTechnicianForMoney(tx, invoice.technicianId);
+      const last4 = ibanLast4(technician?.iban ?? null);
+      if (!last4) {
+        throw new AppError('BAD_REQUEST', 'Veuillez renseigner votre IBAN dans « Mon compte » avant de soumettre une facture');
+      }
+
+      const saved = await storeFile(tx, {
+        uploadsDir: config.uploadsDir,
+        technicianId: invoice.technicianId,
+        kind: 'invoice',
+        buffer: file.buffer,
+        originalName: file.fileName,
+        invalidTypeMessage: INVOICE_SUBMIT_MESSAGES.pdfOnly,
+      });
+      stored.key = saved.storageKey;
+
+      await tx.insert(invoicesFiles).values({
+        invoiceId: invoice.id,
+        technicianId: invoice.technicianId,
+        reference,
+        fileId: saved.id,
+        amountCertifiedCents,
+      });
+      const now = new Date();
+      const [updated] = await tx
+        .update(invoices)
+        .set({ status: 'Facture envoyée', reference, invoiceDate: invoice.invoiceDate ?? now })
+        .where(and(eq(invoices.id, invoice.id), eq(invoices.status, 'Facture à soumettre')))
+        .returning(repo.invoiceColumns);
+      if (!updated) throw new AppError('INVALID_TRANSITION', 'Cette facture a déjà été soumise');
+
+      let transfer: TransferRow;
+      try {
+        await tx.execute(sql`savepoint submit_transfer`);
+        const [row] = await tx
+          .insert(transfers)
+          .values({
+            batchId: invoice.batchId,
+            technicianId: invoice.technicianId,
+            invoiceId: invoice.id,
+            status: 'Enregistré',
+            invoiceRef: reference,
+            bankAccountLast4: last4,
+            amountCents: invoice.validatedAmountCents,
+          })
+          .returning(repo.transferColumns);
+        await tx.execute(sql`release savepoint submit_transfer`);
+        transfer = row!;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('INVALID_TRANSITION', 'Cette facture a déjà été soumise');
+        throw error;
+      }
+      await audit(tx, {
+        actorUserId: auth.userId,
+        action: 'invoice.submit',
+        entity: 'invoice',
+        entityId: invoice.id,
+        before: { status: invoice.status, reference: invoice.reference },
+        after: { status: updated.status, reference, transferId: transfer.id, amountCents: transfer.amountCents, fileId: saved.id },
+      });
+      return { invoice: toTechnicianInvoice(updated), transfer: toTechnicianTransfer({ ...transfer, missionTitle: invoice.missionTitle }), created: true };
+    });
+  } catch (error) {
+    if (stored.key) await removeStoredFile(config.uploadsDir, stored.key);
+    throw error;
+  }
+}
+
+/** The receipt of an invoice whose transfer is Effectué (technician-self or admin). */
+export async function getFiscalReceipt({ db, config, auth, invoiceId }: { db: Db; config: Pick<Config, 'CHARITY_NAME' | 'PRODUCT_NAME'>; auth: AuthContext; invoiceId: string }) {
+  const invoice = await findVisibleInvoice(db, auth, invoiceId);
+  const paid = await repo.findPaidTransfer(db, invoice.id);
+  if (!paid) throw new AppError('CONFLICT', 'Le reçu fiscal est disponible une fois le virement effectué');
+  const technician = await repo.findTechnicianForMoney(db, invoice.technicianId);
+  if (!technician) throw new AppError('NOT_FOUND', 'Facture introuvable');
+  const transferReference = paid.transferRef || `VIR-${paid.id.slice(0, 8).toUpperCase()}`;
+  const pdf = await buildFiscalReceiptPdf({
+    charityName: config.CHARITY_NAME,
+    productName: config.PRODUCT_NAME,
+    payee: technician,
+    missionTitle: invoice.missionTitle,
+    invoiceReference: paid.invoiceRef || invoice.reference,
+    transferReference,
+    transferDate: paid.transferDate ?? paid.createdAt,
+    bankAccountLast4: paid.bankAccountLast4,
+    amountCents: paid.amountCents,
+    generatedAt: new Date(),
+  });
+  const safeRef = transferReference.replace(/[^A-Za-z0-9_-]/g, '_');
+  return { pdf, fileName: `recu-fiscal-${safeRef}.pdf`, reference: transferReference };
+}
+
+/* -------------------------------------------------------------------- admin -------------------------------------------------------------------- */
+
+async function toAdminInvoices(tx: DbOrTx, rows: Awaited<ReturnType<typeof repo.listAdminInvoices>>['rows']): Promise<AdminInvoice[]> {
+  const ids = rows.map((r) => r.id);
+  const [latestTransfers, latestFiles] = await Promise.all([repo.latestTransfersByInvoice(tx, ids), repo.latestFilesByInvoice(tx, ids)]);
+  return rows.map((row) => {
+    const transfer = latestTransfers.get(row.id) ?? null;
+    const file = latestFiles.get(row.id) ?? null;
+    return {
+      ...toTechnicianInvoice(row),
+      technicianId: row.technicianId,
+      technicianName: `${row.technicianFirstName} ${row.technicianLastName}`.trim(),
+      companyName: row.companyName,
+      invoiceNumber: row.invoiceNumber,
+      displayStatus: invoiceDisplayStatus(row.status, transfer?.status),
+      latestTransfer: transfer ? toTransfer(transfer) : null,
+      fileId: file?.fileId ?? null,
+      fileName: file?.fileName ?? null,
+    };
+  });
+}
+
+export async function listInvoices({ db, filters, page }: { db: Db; filters: AdminInvoiceFilters; page: Page }) {
+  const { rows, total } = await repo.listAdminInvoices(db, filters, page);
+  return { items: await toAdminInvoices(db, rows), total };
+}
+
+export async function countInvoiceChips({ db, filters }: { db: Db; filters: Omit<AdminInvoiceFilters, 'status'> }) {
+  return repo.countAdminInvoiceChips(db, filters);
+}
+
+export async function listInvoiceTechnicians({ db }: { db: Db }) {
+  const rows = await repo.listInvoiceTechnicians(db);
+  return rows.map((r) => ({ id: r.id, name: `${r.firstName} ${r.lastName}`.trim() }));
+}
+
+export async function listTransfers({
+  db,
+  filters,
+  page,
+}: {
+  db: Db;
+  filters: { technicianId?: string | undefined; invoiceId?: string | undefined; status?: string | undefined };
+  page: Page;
+}): Promise<{ items: AdminTransfer[]; total: number }> {
+  const { rows, total } = await repo.listAdminTransfers(db, filters, page);
+  return {
+    items: rows.map((r) => ({ ...toTransfer(r), technicianName: `${r.technicianFirstName} ${r.technicianLastName}`.trim(), missionTitle: r.missionTitle })),
+    total,
+  };
+}
+
+export async function listInvoiceFiles({
+  db,
+  filters,
+  page,
+}: {
+  db: Db;
+  filters: { technicianId?: string | undefined; invoiceId?: string | undefined };
+  page: Page;
+}): Promise<{ items: InvoiceFile[]; total: number }> {
+  const { rows, total } = await repo.listInvoiceFiles(db, filters, page);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      invoiceId: r.invoiceId,
+      technicianId: r.technicianId,
+      reference: r.reference,
+      fileId: r.fileId,
+      fileName: r.fileName,
+      size: r.size,
+      amountCertified: centsToEuros(r.amountCertifiedCents),
+      createdAt: r.createdAt.toISOString(),
+    })),
+    total,
+  };
+}
+
+async function adminInvoiceById(tx: DbOrTx, invoiceId: string): Promise<AdminInvoice> {
+  const row = await repo.findAdminInvoiceRow(tx, invoiceId);
+  if (!row) throw new AppError('NOT_FOUND', 'Facture introuvable');
+  const [item] = await toAdminInvoices(tx, [row]);
+  return item!;
+}
+
+/**
+ * Marquer Payée (Effectué) or Refuser (Refus) the invoice's live transfer. Paying adds the amount to the technician's
+ * total earnings exactly once: the invoice row is locked and the transfer moves only from "Enregistré".
+ */
+export async function updateTransferStatus({ db, auth, invoiceId, status }: { db: Db; auth: AuthContext; invoiceId: string; status: 'Effectué' | 'Refus' }) {
+  return db.transaction(async (tx) => {
+    const invoice = await repo.lockInvoice(tx, invoiceId);
+    if (!invoice) throw new AppError('NOT_FOUND', 'Facture introuvable');
+    const live = await repo.findLiveTransfer(tx, invoice.id);
+
+    if (status === 'Effectué') {
+      if (live?.status === 'Effectué') return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
+      if (!live) throw new AppError('INVALID_TRANSITION', 'Aucun virement en attente pour cette facture');
+      const now = new Date();
+      const [paid] = await tx
+        .update(transfers)
+        .set({ status: 'Effectué', transferDate: now, transferRef: live.transferRef ?? generateTransferRef(now) })
+        .where(and(eq(transfers.id, live.id), eq(transfers.status, 'Enregistré')))
+        .returning(repo.transferColumns);
+      if (!paid) return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
+      await tx
+        .update(technicians)
+        .set({ totalEarningsCents: sql`${technicians.totalEarningsCents} + ${paid.amountCents}` })
+        .where(eq(technicians.id, paid.technicianId));
+      await tx.update(invoices).set({ paidDate: now }).where(eq(invoices.id, invoice.id));
+      await audit(tx, {
+        actorUserId: auth.userId,
+        action: 'transfer.pay',
+        entity: 'transfer',
+        entityId: paid.id,
+        before: { status: live.status },
+        after: { status: paid.status, transferRef: paid.transferRef, amountCents: paid.amountCents, invoiceId: invoice.id },
+      });
+      return { invoice: await adminInvoiceById(tx, invoice.id), changed: true };
+    }
+
+    if (live?.status === 'Effectué') throw new AppError('INVALID_TRANSITION', 'Ce virement a déjà été effectué');
+    if (!live) {
+      const latest = await repo.findLatestTransfer(tx, invoice.id);
+      if (latest?.status === 'Refus' && invoice.status === 'Facture à soumettre') {
+        return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
+      }
+      throw new AppError('INVALID_TRANSITION', 'Aucun virement en attente pour cette facture');
+    }
+    const [refused] = await tx
+      .update(transfers)
+      .set({ status: 'Refus' })
+      .where(and(eq(transfers.id, live.id), eq(transfers.status, 'Enregistré')))
+      .returning({ id: transfers.id });
+    if (!refused) return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
+    await tx.update(invoices).set({ status: 'Facture à soumettre' }).where(eq(invoices.id, invoice.id));
+    await audit(tx, {
+      actorUserId: auth.userId,
+      action: 'transfer.refuse',
+      entity: 'transfer',
+      entityId: live.id,
+      before: { status: live.status, invoiceStatus: invoice.status },
+      after: { status: 'Refus', invoiceStatus: 'Facture à soumettre', invoiceId: invoice.id },
+    });
+    return { invoice: await adminInvoiceById(tx, invoice.id), changed: true };
+  });
+}
+
+/** Archiver: "Terminé". Not while the mission runs, nor while a transfer waits for payment. */
+export async function archiveInvoice({ db, auth, invoiceId }: { db: Db; auth: AuthContext; invoiceId: string }) {
+  return db.transaction(async (tx) => {
+    const invoice = await repo.lockInvoice(tx, invoiceId);
+    if (!invoice) throw new AppError('NOT_FOUND', 'Facture introuvable');
+    if (invoice.status === 'Terminé') return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
+    if (invoice.status === 'Mission à terminer') {
+      throw new AppError('INVALID_TRANSITION', 'La mission de cette facture est en cours : elle ne peut pas être archivée');
+    }
+    const live = await repo.findLiveTransfer(tx, invoice.id);
+    if (live?.status === 'Enregistré') {
+      throw new AppError('INVALID_TRANSITION', 'Un virement est en attente : marquez la facture payée ou refusez le paiement avant de l’archiver');
+    }
+    await tx.update(invoices).set({ status: 'Terminé' }).where(eq(invoices.id, invoice.id));
+    await audit(tx, {
+      actorUserId: auth.userId,
+      action: 'invoice.archive',
+      entity: 'invoice',
+      entityId: invoice.id,
+      before: { status: invoice.status },
+      after: { status: 'Terminé' },
+    });
+    return { invoice: await adminInvoiceById(tx, invoice.id), changed: true };
+  });
+}
+
+const dayToDate = (day: string | null | undefined) => (day ? new Date(`${day}T12:00:00Z`) : null);
+
+/** Admin edit of the invoice's free fields (description, reference, dates). */
+export async function updateInvoice({ db, auth, invoiceId, patch }: { db: Db; auth: AuthContext; invoiceId: string; patch: UpdateInvoiceRequest }) {
+  return db.transaction(async (tx) => {
+    const invoice = await repo.lockInvoice(tx, invoiceId);
+    if (!invoice) throw new AppError('NOT_FOUND', 'Facture introuvable');
+    const set: Partial<typeof invoices.$inferInsert> = {};
+    if (patch.description !== undefined) set.description = patch.description || null;
+    if (patch.reference !== undefined) set.reference = patch.reference;
+    if (patch.invoiceDate !== undefined) set.invoiceDate = dayToDate(patch.invoiceDate);
+    if (patch.dueDate !== undefined) set.dueDate = dayToDate(patch.dueDate);
+    if (Object.keys(set).length > 0) {
+      await tx.update(invoices).set(set).where(eq(invoices.id, invoice.id));
+      await audit(tx, {
+        actorUserId: auth.userId,
+        action: 'invoice.update',
+        entity: 'invoice',
+        entityId: invoice.id,
+        before: { description: invoice.description, reference: invoice.reference, invoiceDate: iso(invoice.invoiceDate), dueDate: iso(invoice.dueDate) },
+        after: { ...set, invoiceDate: set.invoiceDate === undefined ? undefined : iso(set.invoiceDate ?? null), dueDate: set.dueDate === undefined ? undefined : iso(set.dueDate ?? null) },
+      });
+    }
+    return adminInvoiceById(tx, invoice.id);
+  });
+}
+
+/* ---------------------------------------------------------------- CSV export ---------------------------------------------------------------- */
+
+export const CSV_EXPORT_MAX_ROWS = 10_000;
+
+function csvCell(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  // Spreadsheet formula injection: a cell never starts with a formula character.
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const csvEuros = (cents: number | null | undefined) => (cents === null || cents === undefined ? '' : (cents / 100).toFixed(2).replace('.', ','));
+
+/** The filtered invoices with their latest transfer, for the accountant (French Excel: BOM, ";" and decimal commas). */
+export async function exportInvoicesCsv({ db, filters }: { db: Db; filters: AdminInvoiceFilters }): Promise<string> {
+  const rows = await repo.exportAdminInvoices(db, filters, CSV_EXPORT_MAX_ROWS);
+  const latest = await repo.latestTransfersByInvoice(db, rows.map((r) => r.id));
+  const header = [
+    'Référence facture',
+    'Technicien',
+    'Entreprise',
+    'Mission',
+    'Statut',
+    'Date facture',
+    'Montant initial (€ HT)',
+    'Montant validé (€ HT)',
+    'Progression',
+    'Statut virement',
+    'Référence virement',
+    'Date virement',
+    'Montant virement (€)',
+  ];
+  const lines = [header.map(csvCell).join(';')];
+  for (const row of rows) {
+    const transfer = latest.get(row.id);
+    lines.push(
+      [
+        row.reference,
+        `${row.technicianFirstName} ${row.technicianLastName}`.trim(),
+        row.companyName,
+        row.missionTitle,
+        invoiceDisplayStatus(row.status, transfer?.status),
+        formatDate(row.invoiceDate),
+        csvEuros(row.initialAmountCents),
+        csvEuros(row.validatedAmountCents),
+        row.progression,
+        transfer?.status ?? '',
+        transfer?.transferRef ?? '',
+        formatDate(transfer?.transferDate ?? null),
+        csvEuros(transfer?.amountCents),
+      ]
+        .map(csvCell)
+        .join(';'),
+    );
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
