@@ -1,0 +1,269 @@
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { centsToEuros, eurosToCents } from '@maillon/common/format';
+import {
+  lotDeadlineToDate,
+  type AdminBatch,
+  type CompletedBatch,
+  type CreateBatchRequest,
+  type UpdateBatchRequest,
+} from '@maillon/common/schemas/admin-lots';
+import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
+import type { Db, DbOrTx } from '../../db/client';
+import { applications, missionBatches, missions, technicians } from '../../db/schema';
+import { AppError, notFound } from '../../lib/app-error';
+import { audit } from '../../lib/audit';
+import { likePattern } from '../../lib/pagination';
+import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
+
+const LOT_NOT_FOUND = 'Lot introuvable';
+const SYSTEM_LOT_LOCKED = 'Le lot système est géré automatiquement : il ne peut être ni modifié, ni rendu visible, ni supprimé';
+
+/**
+ * A lot with what the admin cards show. The correlated subqueries name `mission_batches.id` literally so they bind
+ * to the outer lot (see the Drizzle note in the brief).
+ */
+const batchColumns = {
+  id: missionBatches.id,
+  title: missionBatches.title,
+  description: missionBatches.description,
+  priceCents: missionBatches.priceCents,
+  departments: missionBatches.departments,
+  tags: missionBatches.tags,
+  deadline: missionBatches.deadline,
+  visibility: missionBatches.visibility,
+  status: missionBatches.status,
+  isSystem: missionBatches.isSystem,
+  defibrillatorsSum: missionBatches.defibrillatorsSum,
+  defibrillatorsDone: missionBatches.defibrillatorsDone,
+  amountPerDefibCents: missionBatches.amountPerDefibCents,
+  createdAt: missionBatches.createdAt,
+  applicationCount: sql<number>`(select count(*) from applications a where a.batch_id = mission_batches.id)::int`,
+  pendingApplicationCount: sql<number>`(select count(*) from applications a where a.batch_id = mission_batches.id and a.status in ('En attente', 'pending'))::int`,
+  hasShipments: sql<boolean>`exists (select 1 from shipments s where s.batch_id = mission_batches.id)`,
+  recruitedTechnicianId: technicians.id,
+  recruitedFirstName: technicians.firstName,
+  recruitedLastName: technicians.lastName,
+  recruitedCompanyName: technicians.companyName,
+};
+
+type BatchRow = {
+  id: string;
+  title: string;
+  description: string | null;
+  priceCents: number;
+  departments: string[];
+  tags: string[];
+  deadline: Date | null;
+  visibility: string;
+  status: string;
+  isSystem: boolean;
+  defibrillatorsSum: number;
+  defibrillatorsDone: number;
+  amountPerDefibCents: number;
+  createdAt: Date;
+  applicationCount: number;
+  pendingApplicationCount: number;
+  hasShipments: boolean;
+  recruitedTechnicianId: string | null;
+  recruitedFirstName: string | null;
+  recruitedLastName: string | null;
+  recruitedCompanyName: string | null;
+};
+
+function toAdminBatch(row: BatchRow): AdminBatch {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    price: centsToEuros(row.priceCents),
+    departments: row.departments,
+    tags: row.tags,
+    deadline: row.deadline ? row.deadline.toISOString() : null,
+    visibility: row.visibility as AdminBatch['visibility'],
+    status: row.status as AdminBatch['status'],
+    isSystem: row.isSystem,
+    defibrillatorsSum: row.defibrillatorsSum,
+    defibrillatorsDone: row.defibrillatorsDone,
+    amountPerDefib: centsToEuros(row.amountPerDefibCents),
+    applicationCount: Number(row.applicationCount),
+    pendingApplicationCount: Number(row.pendingApplicationCount),
+    recruitedTechnician: row.recruitedTechnicianId
+      ? { id: row.recruitedTechnicianId, firstName: row.recruitedFirstName ?? '', lastName: row.recruitedLastName ?? '', companyName: row.recruitedCompanyName }
+      : null,
+    hasShipments: Boolean(row.hasShipments),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Lots joined with their recruited (or finished) application's technician, if any (at most one per lot). */
+function selectBatches(db: DbOrTx) {
+  return db
+    .select(batchColumns)
+    .from(missionBatches)
+    .leftJoin(applications, and(eq(applications.batchId, missionBatches.id), inArray(applications.status, ['Recruté', 'Terminé'])))
+    .leftJoin(technicians, eq(technicians.id, applications.technicianId));
+}
+
+/** Lot title/description, or any of its missions matching the mission search fields. */
+function batchSearchFilter(search: string): SQL {
+  const pattern = likePattern(search);
+  return or(
+    ilike(missionBatches.title, pattern),
+    ilike(missionBatches.description, pattern),
+    sql`exists (select 1 from missions m where m.batch_id = mission_batches.id and (
+      m.title ilike ${pattern} or m.description ilike ${pattern} or m.location ilike ${pattern} or m.department ilike ${pattern}
+      or m.serial_number ilike ${pattern} or m.defibrillator_model ilike ${pattern} or m.visit_type ilike ${pattern}
+      or m.observations ilike ${pattern} or m.client_name ilike ${pattern}))`,
+  )!;
+}
+
+async function listBatchesWhere(db: Db, where: SQL, { limit, offset }: { limit: number; offset: number }) {
+  const [rows, [total]] = await Promise.all([
+    selectBatches(db).where(where).orderBy(desc(missionBatches.createdAt), desc(missionBatches.id)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(missionBatches).where(where),
+  ]);
+  return { items: rows.map(toAdminBatch), total: Number(total?.n ?? 0) };
+}
+
+/** Active lots (not the system lot), newest first. */
+export async function listActiveBatches(
+  db: Db,
+  { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
+): Promise<{ items: AdminBatch[]; total: number }> {
+  const filters: SQL[] = [eq(missionBatches.status, 'active'), eq(missionBatches.isSystem, false)];
+  if (search) filters.push(batchSearchFilter(search));
+  return listBatchesWhere(db, and(...filters)!, { limit, offset });
+}
+
+/** Completed lots with their missions and recruited technician (the Terminés sub-tab). */
+export async function listCompletedBatches(
+  db: Db,
+  { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
+): Promise<{ items: CompletedBatch[]; total: number }> {
+  const filters: SQL[] = [eq(missionBatches.status, 'completed'), eq(missionBatches.isSystem, false)];
+  if (search) filters.push(batchSearchFilter(search));
+  const { items, total } = await listBatchesWhere(db, and(...filters)!, { limit, offset });
+  if (items.length === 0) return { items: [], total };
+  const rows = await db
+    .select({
+      id: missions.id,
+      batchId: missions.batchId,
+      title: missions.title,
+      serialNumber: missions.serialNumber,
+      clientName: missions.clientName,
+      defibrillatorModel: missions.defibrillatorModel,
+      visitType: missions.visitType,
+      location: missions.location,
+      department: missions.department,
+      status: missions.status,
+    })
+    .from(missions)
+    .where(inArray(missions.batchId, items.map((b) => b.id)))
+    .orderBy(missions.title, missions.id);
+  return {
+    items: items.map((batch) => ({
+      ...batch,
+      missions: rows.filter((m) => m.batchId === batch.id).map(({ batchId: _batchId, ...mission }) => mission),
+    })),
+    total,
+  };
+}
+
+export async function getBatch(db: DbOrTx, batchId: string): Promise<AdminBatch> {
+  const [row] = await selectBatches(db).where(eq(missionBatches.id, batchId)).limit(1);
+  if (!row) throw notFound(LOT_NOT_FOUND);
+  return toAdminBatch(row);
+}
+
+/** The system lot "Défibrillateurs de missions annulées", created on first need. */
+export async function getSystemBatch(db: Db): Promise<AdminBatch> {
+  const id = await db.transaction((tx) => ensureSystemLot(tx));
+  return getBatch(db, id);
+}
+
+async function lockBatch(tx: DbOrTx, batchId: string) {
+  await tx.execute(sql`select id from mission_batches where id = ${batchId} for update`);
+  const [lot] = await tx
+    .select({ id: missionBatches.id, status: missionBatches.status, isSystem: missionBatches.isSystem, title: missionBatches.title })
+    .from(missionBatches)
+    .where(eq(missionBatches.id, batchId))
+    .limit(1);
+  if (!lot) throw notFound(LOT_NOT_FOUND);
+  return lot;
+}
+
+function lotValues(body: CreateBatchRequest) {
+  return {
+    title: body.title,
+    description: body.description ?? DEFAULT_LOT_DESCRIPTION,
+    priceCents: eurosToCents(body.price),
+    departments: body.departments,
+    tags: body.tags,
+    deadline: body.deadline ? lotDeadlineToDate(body.deadline) : null,
+  };
+}
+
+/** Créer un lot: invisible by default (spec 02 §9). */
+export async function createBatch(db: Db, { body, actorUserId }: { body: CreateBatchRequest; actorUserId: string }): Promise<AdminBatch> {
+  return db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(missionBatches)
+      .values({ ...lotValues(body), visibility: 'invisible', status: 'active' })
+      .returning({ id: missionBatches.id });
+    await audit(tx, { actorUserId, action: 'batch.create', entity: 'mission_batch', entityId: created!.id, after: body });
+    return getBatch(tx, created!.id);
+  });
+}
+
+/** Modifier le lot (with visibility); the figures and the open invoice follow a price change. */
+export async function updateBatch(
+  db: Db,
+  { batchId, body, actorUserId }: { batchId: string; body: UpdateBatchRequest; actorUserId: string },
+): Promise<AdminBatch> {
+  return db.transaction(async (tx) => {
+    const lot = await lockBatch(tx, batchId);
+    if (lot.isSystem) throw new AppError('INVALID_TRANSITION', SYSTEM_LOT_LOCKED);
+    if (lot.status === 'completed') throw new AppError('INVALID_TRANSITION', 'Ce lot est terminé et ne peut plus être modifié');
+    const before = await getBatch(tx, batchId);
+    await tx
+      .update(missionBatches)
+      .set({ ...lotValues(body), ...(body.visibility ? { visibility: body.visibility } : {}), updatedAt: new Date() })
+      .where(eq(missionBatches.id, batchId));
+    await recomputeBatchFigures(tx, batchId);
+    const after = await getBatch(tx, batchId);
+    await audit(tx, { actorUserId, action: 'batch.update', entity: 'mission_batch', entityId: batchId, before, after });
+    return after;
+  });
+}
+
+/** Supprimer: only an empty lot without a recruited technician; never the system lot. */
+export async function deleteBatch(db: Db, { batchId, actorUserId }: { batchId: string; actorUserId: string }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const lot = await lockBatch(tx, batchId);
+    if (lot.isSystem) throw new AppError('INVALID_TRANSITION', 'Le lot système ne peut pas être supprimé');
+    const [missionCount] = await tx.select({ n: count() }).from(missions).where(eq(missions.batchId, batchId));
+    if (Number(missionCount?.n ?? 0) > 0) {
+      throw new AppError('CONFLICT', 'Impossible de supprimer un lot contenant des missions : déplacez-les ou supprimez-les d’abord');
+    }
+    const [recruited] = await tx
+      .select({ n: count() })
+      .from(applications)
+      .where(and(eq(applications.batchId, batchId), inArray(applications.status, ['Recruté', 'Terminé'])));
+    if (Number(recruited?.n ?? 0) > 0) throw new AppError('CONFLICT', 'Impossible de supprimer un lot qui a un technicien recruté');
+    const before = await getBatch(tx, batchId);
+    await tx.delete(missionBatches).where(eq(missionBatches.id, batchId));
+    await audit(tx, { actorUserId, action: 'batch.delete', entity: 'mission_batch', entityId: batchId, before });
+  });
+}
+
+/** Terminer le lot (shared lifecycle rule, idempotent). */
+export async function completeBatchAsAdmin(db: Db, { batchId, actorUserId }: { batchId: string; actorUserId: string }): Promise<AdminBatch> {
+  return db.transaction(async (tx) => {
+    const lot = await lockBatch(tx, batchId);
+    await completeBatch(tx, { batchId });
+    if (lot.status !== 'completed') {
+      await audit(tx, { actorUserId, action: 'batch.complete', entity: 'mission_batch', entityId: batchId, before: { status: lot.status }, after: { status: 'completed' } });
+    }
+    return getBatch(tx, batchId);
+  });
+}

@@ -1,0 +1,263 @@
+import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { eurosToCents } from '@maillon/common/format';
+import type { MissionStatus } from '@maillon/common/enums';
+import { VISIT_TYPES_MISSION_EDIT } from '@maillon/common/reference-lists';
+import type { CreateMissionRequest, Mission, UpdateMissionRequest } from '@maillon/common/schemas/admin-missions';
+import type { Db, DbOrTx } from '../../db/client';
+import { missionBatches, missions } from '../../db/schema';
+import { AppError, notFound } from '../../lib/app-error';
+import { audit } from '../../lib/audit';
+import { likePattern } from '../../lib/pagination';
+import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
+import { missionColumns, toMission } from './admin-missions.mapper';
+
+const MISSION_NOT_FOUND = 'Mission introuvable';
+const LOT_NOT_FOUND = 'Lot introuvable';
+const COMPLETED_LOT = 'Impossible de modifier les missions d’un lot terminé';
+
+/** The spec's search fields (02 §2) plus the client name, case-insensitive. */
+export function missionSearchFilter(search: string): SQL {
+  const pattern = likePattern(search);
+  return or(
+    ilike(missions.title, pattern),
+    ilike(missions.description, pattern),
+    ilike(missions.location, pattern),
+    ilike(missions.department, pattern),
+    ilike(missions.serialNumber, pattern),
+    ilike(missions.defibrillatorModel, pattern),
+    ilike(missions.visitType, pattern),
+    ilike(missions.observations, pattern),
+    ilike(missions.clientName, pattern),
+  )!;
+}
+
+export interface MissionListFilters {
+  search?: string | undefined;
+  batchId?: string | undefined;
+  /** "À trier": missions without a lot that are still draft or active. */
+  unbatched?: boolean | undefined;
+  status?: MissionStatus | undefined;
+  limit: number;
+  offset: number;
+}
+
+export async function listMissions(db: Db, filters: MissionListFilters): Promise<{ items: Mission[]; total: number }> {
+  const where: SQL[] = [];
+  if (filters.search) where.push(missionSearchFilter(filters.search));
+  if (filters.batchId) where.push(eq(missions.batchId, filters.batchId));
+  if (filters.unbatched) {
+    where.push(isNull(missions.batchId));
+    if (!filters.status) where.push(inArray(missions.status, ['draft', 'active']));
+  }
+  if (filters.status) where.push(eq(missions.status, filters.status));
+  const condition = where.length ? and(...where) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(missionColumns)
+      .from(missions)
+      .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
+      .where(condition)
+      .orderBy(desc(missions.createdAt), desc(missions.id))
+      .limit(filters.limit)
+      .offset(filters.offset),
+    db.select({ n: count() }).from(missions).where(condition),
+  ]);
+  return { items: rows.map(toMission), total: Number(total?.n ?? 0) };
+}
+
+export async function getMission(db: DbOrTx, missionId: string): Promise<Mission> {
+  const [row] = await db
+    .select(missionColumns)
+    .from(missions)
+    .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
+    .where(eq(missions.id, missionId))
+    .limit(1);
+  if (!row) throw notFound(MISSION_NOT_FOUND);
+  return toMission(row);
+}
+
+interface LockedLot {
+  id: string;
+  status: string;
+  isSystem: boolean;
+}
+
+/** Locks lots in id order (no deadlock between two moves) and returns them. */
+async function lockLots(tx: DbOrTx, ids: (string | null)[]): Promise<Map<string, LockedLot>> {
+  const unique = [...new Set(ids.filter((id): id is string => Boolean(id)))].sort();
+  const lots = new Map<string, LockedLot>();
+  for (const id of unique) {
+    await tx.execute(sql`select id from mission_batches where id = ${id} for update`);
+    const [lot] = await tx
+      .select({ id: missionBatches.id, status: missionBatches.status, isSystem: missionBatches.isSystem })
+      .from(missionBatches)
+      .where(eq(missionBatches.id, id))
+      .limit(1);
+    if (lot) lots.set(id, lot);
+  }
+  return lots;
+}
+
+/** A lot missions may be put into: exists, not finished, not the system lot (which only receives cancelled devices). */
+function assertTargetLot(lot: LockedLot | undefined): void {
+  if (!lot) throw notFound(LOT_NOT_FOUND);
+  if (lot.isSystem) throw new AppError('INVALID_TRANSITION', 'Le lot système reçoit seulement les missions annulées');
+  if (lot.status === 'completed') throw new AppError('INVALID_TRANSITION', 'Ce lot est terminé');
+}
+
+/**
+ * Reads the missions, locks their lots (and the target) in id order, then the missions themselves; refuses
+ * missions of finished lots. Returns the locked missions.
+ */
+async function lockMissionsWithLots(tx: DbOrTx, missionIds: string[], targetBatchId: string | null = null) {
+  const current = await tx.select({ id: missions.id, batchId: missions.batchId }).from(missions).where(inArray(missions.id, missionIds));
+  if (current.length !== missionIds.length) throw notFound(MISSION_NOT_FOUND);
+  const lots = await lockLots(tx, [...current.map((m) => m.batchId), targetBatchId]);
+  await tx.execute(sql`select id from missions where id in ${missionIds} for update`);
+  const locked = await tx
+    .select({ id: missions.id, batchId: missions.batchId, status: missions.status, title: missions.title })
+    .from(missions)
+    .where(inArray(missions.id, missionIds));
+  if (locked.length !== missionIds.length) throw notFound(MISSION_NOT_FOUND);
+  const before = new Map(current.map((m) => [m.id, m.batchId]));
+  if (locked.some((m) => before.get(m.id) !== m.batchId)) {
+    throw new AppError('CONFLICT', 'Les missions ont changé entre-temps, veuillez réessayer');
+  }
+  for (const mission of locked) {
+    const lot = mission.batchId ? lots.get(mission.batchId) : undefined;
+    if (lot?.status === 'completed') throw new AppError('INVALID_TRANSITION', COMPLETED_LOT);
+  }
+  return { locked, lots };
+}
+
+async function recomputeLots(tx: DbOrTx, ids: (string | null)[]): Promise<void> {
+  for (const id of new Set(ids)) if (id) await recomputeBatchFigures(tx, id);
+}
+
+/** POST /api/missions: a draft (or active) mission, optionally directly in an open lot. */
+export async function createMission(db: Db, { body, actorUserId }: { body: CreateMissionRequest; actorUserId: string }): Promise<Mission> {
+  return db.transaction(async (tx) => {
+    if (body.batchId) {
+      const lots = await lockLots(tx, [body.batchId]);
+      assertTargetLot(lots.get(body.batchId));
+    }
+    const { budget, ...rest } = body;
+    const [created] = await tx
+      .insert(missions)
+      .values({ ...rest, budgetCents: eurosToCents(budget) })
+      .returning({ id: missions.id });
+    if (body.batchId) await recomputeBatchFigures(tx, body.batchId);
+    await audit(tx, { actorUserId, action: 'mission.create', entity: 'mission', entityId: created!.id, after: { title: body.title, batchId: body.batchId } });
+    return getMission(tx, created!.id);
+  });
+}
+
+/** Edit mission (spec 02 §5); the visit type comes from the mission-edit list, or stays what it was. */
+export async function updateMission(
+  db: Db,
+  { missionId, body, actorUserId }: { missionId: string; body: UpdateMissionRequest; actorUserId: string },
+): Promise<Mission> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select id from missions where id = ${missionId} for update`);
+    const before = await getMission(tx, missionId);
+    if (!VISIT_TYPES_MISSION_EDIT.includes(body.visitType) && body.visitType !== before.visitType) {
+      throw new AppError('VALIDATION_ERROR', 'Veuillez choisir un type de visite de la liste', { visitType: 'Veuillez choisir un type de visite de la liste' });
+    }
+    const { address, title, description, ...visit } = body;
+    await tx
+      .update(missions)
+      .set({
+        ...visit,
+        location: address,
+        ...(title ? { title } : {}),
+        ...(description ? { description } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(missions.id, missionId));
+    const after = await getMission(tx, missionId);
+    await audit(tx, { actorUserId, action: 'mission.update', entity: 'mission', entityId: missionId, before, after });
+    return after;
+  });
+}
+
+/** Publish: a draft becomes active; publishing an active mission again changes nothing. */
+export async function publishMission(db: Db, { missionId, actorUserId }: { missionId: string; actorUserId: string }): Promise<Mission> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select id from missions where id = ${missionId} for update`);
+    const mission = await getMission(tx, missionId);
+    if (mission.status === 'active') return mission;
+    if (mission.status !== 'draft') throw new AppError('INVALID_TRANSITION', 'Seule une mission brouillon peut être publiée');
+    await tx.update(missions).set({ status: 'active', updatedAt: new Date() }).where(eq(missions.id, missionId));
+    await audit(tx, { actorUserId, action: 'mission.publish', entity: 'mission', entityId: missionId });
+    return getMission(tx, missionId);
+  });
+}
+
+/** Deletes missions (one or many) and recomputes the figures of the lots they were in, in the same transaction. */
+export async function deleteMissions(db: Db, { missionIds, actorUserId }: { missionIds: string[]; actorUserId: string }): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { locked } = await lockMissionsWithLots(tx, missionIds);
+    await tx.delete(missions).where(inArray(missions.id, missionIds));
+    await recomputeLots(tx, locked.map((m) => m.batchId));
+    await audit(tx, {
+      actorUserId,
+      action: 'mission.delete',
+      entity: 'mission',
+      entityId: missionIds.length === 1 ? missionIds[0] : null,
+      before: locked.map((m) => ({ id: m.id, title: m.title, batchId: m.batchId })),
+    });
+    return locked.length;
+  });
+}
+
+/**
+ * Organiser: moves missions into an open lot, or back to "À trier" (null). A cancelled mission leaving the
+ * system lot becomes active again. The old and new lots' figures are recomputed in the same transaction.
+ */
+export async function moveMissions(
+  db: Db,
+  { missionIds, batchId, actorUserId }: { missionIds: string[]; batchId: string | null; actorUserId: string },
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { locked, lots } = await lockMissionsWithLots(tx, missionIds, batchId);
+    if (batchId) assertTargetLot(lots.get(batchId));
+    if (locked.some((m) => m.status === 'completed')) {
+      throw new AppError('INVALID_TRANSITION', 'Une mission terminée ne peut pas être déplacée');
+    }
+    await tx
+      .update(missions)
+      .set({ batchId, status: sql`case when ${missions.status} = 'cancelled' then 'active' else ${missions.status} end`, updatedAt: new Date() })
+      .where(inArray(missions.id, missionIds));
+    await recomputeLots(tx, [...locked.map((m) => m.batchId), batchId]);
+    await audit(tx, {
+      actorUserId,
+      action: 'mission.move',
+      entity: 'mission',
+      entityId: missionIds.length === 1 ? missionIds[0] : null,
+      before: locked.map((m) => ({ id: m.id, batchId: m.batchId })),
+      after: { batchId },
+    });
+    return locked.length;
+  });
+}
+
+/**
+ * Admin completes a mission. When its lot has a recruited technician, the device is marked done for them so the
+ * lot figures and the invoice follow. Idempotent.
+ */
+export async function completeMission(db: Db, { missionId, actorUserId }: { missionId: string; actorUserId: string }): Promise<Mission> {
+  return db.transaction(async (tx) => {
+    const { locked, lots } = await lockMissionsWithLots(tx, [missionId]);
+    const mission = locked[0]!;
+    if (mission.status === 'completed') return getMission(tx, missionId);
+    if (mission.status === 'cancelled') throw new AppError('INVALID_TRANSITION', 'Une mission annulée ne peut pas être terminée');
+    await tx.update(missions).set({ status: 'completed', updatedAt: new Date() }).where(eq(missions.id, missionId));
+    const lot = mission.batchId ? lots.get(mission.batchId) : undefined;
+    if (lot && !lot.isSystem) {
+      const technicianId = await getRecruitedTechnicianId(tx, lot.id);
+      if (technicianId) await saveMissionProgress(tx, { missionId, technicianId, patch: { isCompleted: true } });
+    }
+    await audit(tx, { actorUserId, action: 'mission.complete', entity: 'mission', entityId: missionId });
+    return getMission(tx, missionId);
+  });
+}
