@@ -1,0 +1,265 @@
+/**
+ * npm run bench — loads the key reads of the production server with autocannon and compares each with a bare
+ * Fastify route answering the same bytes from memory. PostgreSQL at full scale (seeded once into BENCH_DATABASE_URL),
+ * then the embedded database at a smaller scale. Results: bench/results/latest.{md,json}; the table is printed last.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { count } from 'drizzle-orm';
+import { openDatabase } from '../src/db/client';
+import { missions } from '../src/db/schema';
+import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const resultsDir = path.join(root, 'bench/results');
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 5);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+
+interface Session {
+  cookie: string;
+  technicianId: string | null;
+}
+
+interface Endpoint {
+  name: string;
+  area: 'technicien' | 'admin';
+  path: (s: Session) => string;
+  check: (body: unknown) => boolean;
+}
+
+const isArray = (b: unknown) => Array.isArray(b);
+const hasKeys = (...keys: string[]) => (b: unknown) => typeof b === 'object' && b !== null && keys.every((k) => k in b);
+
+const ENDPOINTS: Endpoint[] = [
+  { name: 'Trouver des missions (page 1)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&limit=20`, check: isArray },
+  { name: 'Trouver des missions (département 75)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&department=75&limit=20`, check: isArray },
+  { name: 'Candidatures', area: 'technicien', path: (s) => `/api/applications?technicianId=${s.technicianId}`, check: isArray },
+  { name: "Compteurs d'onglets", area: 'technicien', path: (s) => `/api/technicians/${s.technicianId}/counts`, check: hasKeys('formation', 'findMissions') },
+  { name: 'Factures', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/invoices`, check: isArray },
+  { name: 'Compteurs admin', area: 'admin', path: () => '/api/admin/counts', check: hasKeys('suggestions', 'missionsLots') },
+  { name: 'Recherche missions', area: 'admin', path: () => '/api/missions?search=Site%201234&limit=20', check: isArray },
+  { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
+  { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
+  { name: 'Page des factures', area: 'admin', path: () => '/api/invoices?limit=20', check: isArray },
+  { name: 'Page des expéditions', area: 'admin', path: () => '/api/shipments/admin?limit=20', check: isArray },
+];
+
+interface Row {
+  name: string;
+  area: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  bareReqPerSec: number;
+  ratio: number;
+}
+
+async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`server not ready: ${url}`);
+}
+
+function startServer(env: Record<string, string>, port: number): ChildProcess {
+  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return child;
+}
+
+async function loginAs(base: string, email: string): Promise<Session> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email, password: SCALE_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { technician: { id: string } | null };
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return { cookie, technicianId: body.technician?.id ?? null };
+}
+
+function cannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function load(url: string, connections: number, requests: autocannon.Request[], duration: number) {
+  return cannon({ url, connections, duration, requests });
+}
+
+async function benchEndpoint(base: string, endpoint: Endpoint, sessions: Session[], connections: number, barePort: number): Promise<Row> {
+  let shapeErrors = 0;
+  const request: autocannon.Request = {
+    method: 'GET',
+    setupRequest: (req) => {
+      const session = sessions[Math.floor(Math.random() * sessions.length)]!;
+      return { ...req, path: endpoint.path(session), headers: { ...req.headers, cookie: session.cookie } };
+    },
+    onResponse: (status, body) => {
+      try {
+        if (status !== 200 || !endpoint.check(JSON.parse(body))) shapeErrors += 1;
+      } catch {
+        shapeErrors += 1;
+      }
+    },
+  };
+  // Same bytes from memory on a bare Fastify route: the ceiling of this machine for that payload.
+  const sample = await fetch(`${base}${endpoint.path(sessions[0]!)}`, { headers: { cookie: sessions[0]!.cookie } });
+  const bytes = Buffer.from(await sample.arrayBuffer());
+  if (!sample.ok) throw new Error(`${endpoint.name}: ${sample.status} ${bytes.toString()}`);
+  const bare = Fastify();
+  bare.get('/*', (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes));
+  await bare.listen({ port: barePort, host: '127.0.0.1' });
+  await load(`http://127.0.0.1:${barePort}/x`, connections, [{ method: 'GET' }], Math.max(1, Math.round(WARMUP_S / 2)));
+  const bareResult = await load(`http://127.0.0.1:${barePort}/x`, connections, [{ method: 'GET' }], DURATION_S);
+  await bare.close();
+
+  await load(base, connections, [request], WARMUP_S);
+  shapeErrors = 0;
+  const result = await load(base, connections, [request], DURATION_S);
+  const errors = result.errors + result.timeouts + result.non2xx + shapeErrors;
+  return {
+    name: endpoint.name,
+    area: endpoint.area,
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+    bareReqPerSec: Math.round(bareResult.requests.average),
+    ratio: result.requests.average / Math.max(1, bareResult.requests.average),
+  };
+}
+
+async function benchLogin(base: string, connections: number): Promise<Row> {
+  let shapeErrors = 0;
+  const result = await load(
+    base,
+    connections,
+    [
+      {
+        method: 'POST',
+        path: '/api/auth/login',
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, 'content-type': 'application/json', origin: base },
+          body: JSON.stringify({ email: `tech${1 + Math.floor(Math.random() * 400)}@bench.maillon.test`, password: SCALE_PASSWORD }),
+        }),
+        onResponse: (status) => {
+          if (status !== 200) shapeErrors += 1;
+        },
+      },
+    ],
+    DURATION_S,
+  );
+  return {
+    name: 'Connexion (scrypt 32 Mio)',
+    area: 'auth',
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx + shapeErrors,
+    bareReqPerSec: 0,
+    ratio: 0,
+  };
+}
+
+function table(title: string, rows: Row[]): string {
+  const lines = [
+    `### ${title}`,
+    '',
+    '| endpoint | area | req/s | p50 ms | p99 ms | errors | bare req/s | ratio |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.area} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.bareReqPerSec || '—'} | ${r.ratio ? `${(r.ratio * 100).toFixed(1)} %` : '—'} |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+async function ensureSeeded(target: { DATABASE_URL?: string; DATA_DIR: string }, factor: number): Promise<void> {
+  const database = openDatabase(target);
+  await database.migrate();
+  const [row] = await database.db.select({ n: count() }).from(missions);
+  if ((row?.n ?? 0) === 0) {
+    console.log(`Remplissage (${database.kind}, facteur ${factor})…`);
+    await seedScale(database.db, factor === 1 ? FULL_SCALE : scaled(factor), (l) => console.log(l));
+  }
+  await database.close();
+}
+
+async function runPass(label: string, env: Record<string, string>, connections: number, port: number): Promise<Row[]> {
+  const server = startServer(env, port);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${base}/api/public/config`);
+    const technicians: Session[] = [];
+    for (let i = 1; i <= 32; i += 1) technicians.push(await loginAs(base, `tech${i * 7}@bench.maillon.test`));
+    const admin = [await loginAs(base, SCALE_ADMIN_EMAIL)];
+    const rows: Row[] = [];
+    for (const endpoint of ENDPOINTS) {
+      console.log(`${label} — ${endpoint.name}…`);
+      rows.push(await benchEndpoint(base, endpoint, endpoint.area === 'admin' ? admin : technicians, connections, port + 1));
+    }
+    console.log(`${label} — connexion…`);
+    rows.push(await benchLogin(base, Math.min(connections, 8)));
+    return rows;
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+async function main(): Promise<void> {
+  const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/maillon_bench';
+  const admin = new pg.Client({ connectionString: new URL('/postgres', baseUrl).toString() });
+  await admin.connect();
+  const dbName = new URL(baseUrl).pathname.slice(1);
+  const exists = await admin.query('select 1 from pg_database where datname = $1', [dbName]);
+  if (exists.rowCount === 0) await admin.query(`create database ${dbName}`);
+  await admin.end();
+  await ensureSeeded({ DATABASE_URL: baseUrl, DATA_DIR: os.tmpdir() }, 1);
+  const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')) }, 32, 3300);
+
+  const embeddedDir = process.env.BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), 'maillon-bench-pglite');
+  await ensureSeeded({ DATA_DIR: embeddedDir }, 0.1);
+  const pgliteRows = await runPass('PGlite', { DATABASE_URL: '', DATA_DIR: embeddedDir }, 20, 3310);
+
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const machine = `${os.cpus().length} cœurs, ${Math.round(os.totalmem() / 2 ** 30)} Gio, Node ${process.version}`;
+  const markdown = [
+    `## Benchmark du ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${machine})`,
+    '',
+    `Autocannon, ${WARMUP_S} s de chauffe puis ${DURATION_S} s ; « bare » = route Fastify nue renvoyant les mêmes octets depuis la mémoire.`,
+    '',
+    table('PostgreSQL — pleine échelle (100 000 missions, 32 connexions)', pgRows),
+    '',
+    table('PGlite embarqué — échelle 1/10 (20 connexions)', pgliteRows),
+  ].join('\n');
+  fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdown}\n`);
+  fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify({ date: new Date().toISOString(), machine, postgres: pgRows, pglite: pgliteRows }, null, 2));
+  console.log(`\n${markdown}\n`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
