@@ -6,4 +6,8 @@ export const queryKeys = {
   me: ['auth', 'me'] as const,
   technicianCounts: (technicianId: string) => ['technicians', technicianId, 'counts'] as const,
   adminCounts: ['admin', 'counts'] as const,
+  /** The technician's applications (every filter and page below this prefix). */
+  applications: (technicianId: string) => ['applications', technicianId] as const,
+  /** The lots open to applications (every filter and page below this prefix). */
+  availableLots: ['mission-batches', 'available'] as const,
 };

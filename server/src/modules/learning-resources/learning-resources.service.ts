@@ -12,7 +12,7 @@ function toView(row: Pick<ViewRow, 'id' | 'resourceId' | 'technicianId' | 'viewe
   return { id: row.id, resourceId: row.resourceId, technicianId: row.technicianId, viewedAt: row.viewedAt.toISOString() };
 }
 
-/** Every current training module, oldest first (the order of the course). */
+/** Every current training module, oldest first (the order of the course), then by title. */
 export async function listLearningResources(db: Db, { search }: { search?: string | undefined }): Promise<LearningResource[]> {
   const rows = await db
     .select({
@@ -26,7 +26,7 @@ export async function listLearningResources(db: Db, { search }: { search?: strin
     })
     .from(learningResources)
     .where(search ? or(ilike(learningResources.title, likePattern(search)), ilike(learningResources.description, likePattern(search))) : undefined)
-    .orderBy(asc(learningResources.createdAt), asc(learningResources.id));
+    .orderBy(asc(learningResources.createdAt), asc(learningResources.title), asc(learningResources.id));
   return rows.map((r) => ({ ...r, type: r.type as LearningResource['type'], createdAt: r.createdAt.toISOString() }));
 }
 

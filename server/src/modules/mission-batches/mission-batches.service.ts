@@ -1,4 +1,4 @@
-import { and, arrayContains, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { centsToEuros } from '@maillon/common/format';
 import type { AvailableLot, LotFilters } from '@maillon/common/schemas/lots';
@@ -54,7 +54,7 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
     })
     .from(missionBatches)
     .where(where)
-    .orderBy(desc(missionBatches.createdAt), desc(missionBatches.id))
+    .orderBy(desc(missionBatches.createdAt), asc(missionBatches.title), asc(missionBatches.id))
     .limit(filter.limit)
     .offset(filter.offset);
 
