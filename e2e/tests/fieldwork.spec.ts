@@ -42,6 +42,93 @@ async function expectNoHorizontalScroll(page: Page) {
   expect(width).toBeLessThanOrEqual(PHONE.width);
 }
 
+
+/**
+ * A lot of our own for the finish journey: a fresh technician (registered, approved, trained), a visible lot of
+ * 3 devices around Paris with a site e-mail, the technician's application selected by the admin.
+ */
+async function createRecruitedLot(baseURL: string) {
+  const origin = new URL(baseURL).origin;
+  const admin = await adminContext(baseURL);
+  const tech = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
+  const stamp = `${Date.now()}-${Math.round(Math.random() * 1e6)}`;
+  const email = `e2e-fieldwork-${stamp}@maillon.test`;
+  const password = 'Terrain-E2E-2026!';
+  const registered = await tech.post('/api/technicians/register', {
+    multipart: {
+      firstName: 'Hugo',
+      lastName: 'Terrain',
+      email,
+      password,
+      phone: '06 98 76 54 32',
+      address: '5 rue de la Roquette',
+      postalCode: '75011',
+      city: 'Paris',
+      country: 'France',
+      departments: JSON.stringify(['75', '93']),
+      termsAccepted: 'true',
+    },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const { technicianId } = (await registered.json()) as { technicianId: string };
+  expect((await admin.patch(`/api/technicians/${technicianId}/approve`, { data: {} })).status()).toBe(200);
+  expect((await tech.post('/api/auth/login', { data: { email, password } })).ok()).toBe(true);
+  const resources = (await (await tech.get('/api/learning-resources')).json()) as { id: string }[];
+  for (const resource of resources) {
+    expect((await tech.post(`/api/learning-resources/${resource.id}/view`, { data: { technicianId } })).ok()).toBe(true);
+  }
+
+  const title = `Terrain e2e ${stamp}`;
+  const deadline = dayInFuture(20).input;
+  const lot = await admin.post('/api/mission-batches', { data: { title, description: 'Lot de la recette terrain', price: 450, departments: ['75', '93'], tags: ['Maintenance'], deadline } });
+  expect(lot.status(), await lot.text()).toBeLessThan(300);
+  const batchId = ((await lot.json()) as { id: string }).id;
+  const sites = [
+    ['Mairie du 11e', '12 place Léon Blum, 75011 Paris', '75011', 'Paris', 48.8574, 2.3795],
+    ['Stade de France', 'Rue Henri Delaunay, 93200 Saint-Denis', '93200', 'Saint-Denis', 48.9245, 2.3602],
+    ['Gare de Lyon', 'Place Louis-Armand, 75012 Paris', '75012', 'Paris', 48.8443, 2.3744],
+  ] as const;
+  const devices: string[] = [];
+  for (const [k, [name, location, postalCode, city, latitude, longitude]] of sites.entries()) {
+    const mission = await admin.post('/api/missions', {
+      data: {
+        title: `Maintenance - ${name} ${stamp}`,
+        description: 'Maintenance préventive',
+        location,
+        department: postalCode.slice(0, 2),
+        budget: 150,
+        deadline,
+        status: 'active',
+        batchId,
+        serialNumber: `SN-E2E-${stamp}-${k}`,
+        clientName: name,
+        defibrillatorModel: 'ZOLL - AED Plus',
+        visitType: 'Maintenance préventive',
+        telSite: '01 23 45 67 89',
+        emailSite: `site-${k}-${stamp}@exemple.fr`,
+        completionLink: `https://formulaires.maillon.fr/completion?serie=SN-E2E-${stamp}-${k}`,
+        postalCode,
+        city,
+        latitude,
+        longitude,
+      },
+    });
+    expect(mission.status(), await mission.text()).toBeLessThan(300);
+    devices.push(`Maintenance - ${name} ${stamp}`);
+  }
+  const visible = await admin.put(`/api/mission-batches/${batchId}`, {
+    data: { title, description: 'Lot de la recette terrain', price: 450, departments: ['75', '93'], tags: ['Maintenance'], deadline, visibility: 'visible' },
+  });
+  expect(visible.status(), await visible.text()).toBe(200);
+  const applied = await tech.post('/api/applications/batch', { data: { batchId, technicianId, status: 'En attente' } });
+  expect(applied.status(), await applied.text()).toBeLessThan(300);
+  const applicationId = ((await applied.json()) as { id: string }).id;
+  const selected = await admin.patch(`/api/applications/${applicationId}/status`, { data: { status: 'Recruté' } });
+  expect(selected.status(), await selected.text()).toBe(200);
+  await tech.dispose();
+  return { admin, email, password, technicianId, batchId, title, devices };
+}
+
 function deviceCard(page: Page, title: string) {
   return page.getByRole('article', { name: title, exact: true });
 }
@@ -150,5 +237,52 @@ test.describe('field work (phone)', () => {
     await expect(parcel.getByText('Réceptionné')).toBeVisible();
     await expect(parcel.getByRole('button', { name: 'Marquer comme reçu' })).toHaveCount(0);
     await snap(page, 'fieldwork-parcel-received-phone');
+  });
+  test('own lot: every device done, route sorted, mission finished; Terminés for the admin, invoice to submit', async ({ page, baseURL }) => {
+    const own = await createRecruitedLot(baseURL!);
+    await page.setViewportSize(PHONE);
+    await page.goto('/technician/login');
+    await page.getByLabel('Email').fill(own.email);
+    await page.getByLabel('Mot de passe').fill(own.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await expect(page).toHaveURL(/\/technician\/dashboard/);
+    await page.goto('/technician/dashboard?tab=missions');
+    const lot = page.getByRole('region', { name: own.title });
+    await expect(lot.getByRole('article')).toHaveCount(3);
+    await expect(lot.getByRole('button', { name: 'Annuler', exact: true })).toBeEnabled();
+
+    // Informer client needs a date; then it writes the e-mail.
+    const first = deviceCard(page, own.devices[0]!);
+    await expect(first.getByRole('button', { name: 'Informer client' })).toBeDisabled();
+    const visit = dayInFuture(5);
+    await first.getByLabel('Je passerais le :').fill(visit.input);
+    await first.getByRole('button', { name: 'Informer client' }).click();
+    await expect(page.getByText('Client informé', { exact: true })).toBeVisible();
+
+    await lot.getByRole('button', { name: 'Trier pour économiser ma route' }).click();
+    await expect(page.getByText('3 défibrillateurs triés par proximité', { exact: true })).toBeVisible();
+
+    for (const [k, device] of own.devices.entries()) {
+      const toggle = deviceCard(page, device).getByRole('switch', { name: `Effectué : ${device}` });
+      await toggle.click();
+      await expect(toggle).toHaveAttribute('aria-checked', 'true');
+      await expect(lot.getByText(`${k + 1} / 3 effectués`).last()).toBeVisible();
+    }
+    await expect(lot.getByText('Toutes les missions doivent-êtres complétées pour clôturer la mission')).toBeHidden();
+    // A device is done: cancelling is no longer possible.
+    await expect(lot.getByRole('button', { name: 'Annuler', exact: true })).toBeDisabled();
+    await expectNoHorizontalScroll(page);
+    await snap(page, 'fieldwork-own-lot-done-phone');
+    await lot.getByRole('button', { name: 'Marquer comme terminé' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Marquer comme terminé' }).click();
+    await expect(page.getByText('Mission terminée', { exact: true })).toBeVisible();
+
+    const completed = await own.admin.get('/api/mission-batches/completed?limit=100');
+    expect(completed.ok()).toBe(true);
+    expect(((await completed.json()) as { id: string }[]).some((l) => l.id === own.batchId)).toBe(true);
+    const invoices = await page.request.get(`/api/technician/${own.technicianId}/invoices`);
+    const invoice = ((await invoices.json()) as { batchId: string; status: string; validatedAmount: number; progression: string }[]).find((i) => i.batchId === own.batchId);
+    expect(invoice).toMatchObject({ status: 'Facture à soumettre', validatedAmount: 450, progression: '3/3' });
+    await own.admin.dispose();
   });
 });
