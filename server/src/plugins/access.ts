@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import { findSessionByToken, touchSession } from '../modules/auth/auth.service';
 import type { AuthContext } from '../modules/auth/auth.service';
+import { ownerValue, ownershipRule, resolveOwner } from './ownership';
 
 /**
  * Who may call a route. Every /api route must declare one (start-up fails otherwise):
@@ -113,6 +114,24 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
     }
     // Access is decided before the body is parsed or validated: a caller without the right never learns more.
     enforceAccess(request, app.config.INGEST_API_KEY);
+  });
+
+  // Ownership (plugins/ownership.ts) is checked once the body is parsed and before it is validated:
+  // a technician naming another technician's record learns nothing, whatever it sends.
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    const auth = request.auth;
+    if (!auth || !request.url.startsWith('/api')) return;
+    const rule = ownershipRule(request.routeOptions.method as string, request.routeOptions.url ?? '');
+    if (!rule || rule.kind === 'self' || rule.kind === 'none') return;
+    const value = ownerValue(rule, request);
+    if (!value) return;
+    if (rule.kind === 'user') {
+      if (value !== auth.userId) throw new AppError('NOT_FOUND', 'Ressource introuvable');
+      return;
+    }
+    if (auth.role !== 'technician') return;
+    const owner = await resolveOwner(app.db, rule.kind, value);
+    if (owner !== auth.technicianId) throw new AppError('NOT_FOUND', 'Ressource introuvable');
   });
 
 });
