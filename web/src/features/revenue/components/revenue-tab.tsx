@@ -1,6 +1,131 @@
-import { TabPlaceholder } from '@/components/layout/dashboard-shell';
+import { useState } from 'react';
+import { ArrowLeftRight, Info, ReceiptText, X } from 'lucide-react';
+import { STORAGE_PREFIX } from '@maillon/common/constants';
+import type { TechnicianInvoice } from '@maillon/common/schemas/money';
+import { PageHeader } from '@/components/layout/dashboard-shell';
+import { Button } from '@/components/ui/button';
+import { EmptyState, ErrorState, Skeleton } from '@/components/ui/feedback';
 import type { TechnicianTabProps } from '@/types/tabs';
+import { useTechnicianInvoices } from '../api/get-invoices';
+import { useTechnicianTransfers } from '../api/get-transfers';
+import { InvoiceCard } from './invoice-card';
+import { RevenueTotals } from './revenue-totals';
+import { SubmitInvoiceDialog } from './submit-invoice-dialog';
+import { TransferCard } from './transfer-card';
 
-export function RevenueTab(_props: TechnicianTabProps) {
-  return <TabPlaceholder title="Revenus & Virements" />;
+const NOTICE_KEY = `${STORAGE_PREFIX}revenue-notice-dismissed`;
+
+function readDismissed(): boolean {
+  try {
+    return localStorage.getItem(NOTICE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function TaxNotice() {
+  const [dismissed, setDismissed] = useState(readDismissed);
+  if (dismissed) return null;
+  const dismiss = () => {
+    setDismissed(true);
+    try {
+      localStorage.setItem(NOTICE_KEY, '1');
+    } catch {
+      // Private mode: hidden for this visit only.
+    }
+  };
+  return (
+    <div role="note" className="mb-4 flex items-start gap-3 rounded-lg border border-info/20 bg-info-soft p-3 text-sm">
+      <Info className="mt-0.5 size-4 shrink-0 text-info" aria-hidden="true" />
+      <p className="min-w-0 flex-1">
+        Tous les montants sont exprimés hors taxes (HT), sauf les virements, qui indiquent les sommes réellement versées.
+      </p>
+      <Button variant="ghost" size="icon" className="-my-2 -mr-2 shrink-0" aria-label="Fermer l’information" onClick={dismiss}>
+        <X aria-hidden="true" />
+      </Button>
+    </div>
+  );
+}
+
+function ListSkeleton() {
+  return (
+    <div className="grid gap-3" aria-busy="true">
+      <Skeleton className="h-36" />
+      <Skeleton className="h-36" />
+    </div>
+  );
+}
+
+function InvoiceList({ technicianId, onSubmit }: { technicianId: string; onSubmit: (invoice: TechnicianInvoice) => void }) {
+  const invoices = useTechnicianInvoices(technicianId);
+  if (invoices.isPending) return <ListSkeleton />;
+  if (invoices.isError) return <ErrorState error={invoices.error} />;
+  const items = invoices.data.pages.flatMap((page) => page.items);
+  if (items.length === 0) return <EmptyState icon={<ReceiptText />} title="Aucune facture trouvée" />;
+  return (
+    <>
+      <ul className="grid gap-3" aria-label="Mes revenus">
+        {items.map((invoice) => (
+          <InvoiceCard key={invoice.id} invoice={invoice} onSubmit={() => onSubmit(invoice)} />
+        ))}
+      </ul>
+      {invoices.hasNextPage ? (
+        <div className="mt-4 flex justify-center">
+          <Button variant="outline" size="lg" loading={invoices.isFetchingNextPage} onClick={() => void invoices.fetchNextPage()}>
+            Afficher plus de factures
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function TransferList({ technicianId }: { technicianId: string }) {
+  const transfers = useTechnicianTransfers(technicianId);
+  if (transfers.isPending) return <ListSkeleton />;
+  if (transfers.isError) return <ErrorState error={transfers.error} />;
+  const items = transfers.data.pages.flatMap((page) => page.items);
+  if (items.length === 0) return <EmptyState icon={<ArrowLeftRight />} title="Aucun virement trouvé" />;
+  return (
+    <>
+      <ul className="grid gap-3" aria-label="Mes virements">
+        {items.map((transfer) => (
+          <TransferCard key={transfer.id} transfer={transfer} />
+        ))}
+      </ul>
+      {transfers.hasNextPage ? (
+        <div className="mt-4 flex justify-center">
+          <Button variant="outline" size="lg" loading={transfers.isFetchingNextPage} onClick={() => void transfers.fetchNextPage()}>
+            Afficher plus de virements
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export function RevenueTab({ technician }: TechnicianTabProps) {
+  const [submitting, setSubmitting] = useState<TechnicianInvoice | null>(null);
+  return (
+    <section>
+      <PageHeader title="Revenus & Virements" description="Vos factures de missions et les virements de l’association." />
+      <TaxNotice />
+      <RevenueTotals technicianId={technician.id} />
+      <div className="grid gap-8 lg:grid-cols-2 lg:gap-6">
+        <section aria-labelledby="revenue-invoices-title">
+          <h2 id="revenue-invoices-title" className="mb-3 text-lg font-semibold">
+            Mes revenus
+          </h2>
+          <InvoiceList technicianId={technician.id} onSubmit={setSubmitting} />
+        </section>
+        <section aria-labelledby="revenue-transfers-title">
+          <h2 id="revenue-transfers-title" className="mb-3 text-lg font-semibold">
+            Mes virements
+          </h2>
+          <TransferList technicianId={technician.id} />
+        </section>
+      </div>
+      <SubmitInvoiceDialog technicianId={technician.id} invoice={submitting} onOpenChange={(open) => (open ? undefined : setSubmitting(null))} />
+    </section>
+  );
 }
