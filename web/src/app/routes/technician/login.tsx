@@ -1,14 +1,20 @@
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { HeartPulse } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { LoginForm } from '@/features/auth/components/login-form';
+import { ForgotPasswordDialog } from '@/features/onboarding/components/forgot-password-dialog';
+import { RegistrationDialog } from '@/features/onboarding/components/registration-dialog';
 import { usePageMeta } from '@/hooks/use-page-meta';
 
 export function TechnicianLoginRoute() {
   usePageMeta({ title: 'Connexion technicien' });
   const navigate = useNavigate();
+  const [forgotOpen, setForgotOpen] = useState(false);
+  const [registerOpen, setRegisterOpen] = useState(false);
+  const [registeredEmail, setRegisteredEmail] = useState<string | undefined>(undefined);
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center bg-gradient-to-b from-primary-soft to-background px-4 py-8">
       <Link to="/" className="mb-6 flex items-center gap-2 text-xl font-bold">
@@ -21,7 +27,9 @@ export function TechnicianLoginRoute() {
         </CardHeader>
         <CardContent className="grid gap-4">
           <LoginForm
+            key={registeredEmail ?? 'login'}
             idPrefix="technician-login"
+            defaultEmail={registeredEmail}
             onSuccess={(session) =>
               navigate(session.user.role === 'admin' ? paths.admin.dashboard.getHref() : paths.technician.dashboard.getHref(), {
                 replace: true,
@@ -29,11 +37,11 @@ export function TechnicianLoginRoute() {
             }
           />
           <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-            <Button variant="link" className="h-auto px-0" asChild>
-              <Link to={paths.technician.resetPassword.getHref()}>Mot de passe oublié ?</Link>
+            <Button variant="link" className="h-auto px-0" onClick={() => setForgotOpen(true)}>
+              Mot de passe oublié ?
             </Button>
-            <Button variant="outline" asChild>
-              <Link to={paths.technician.register.getHref()}>S'enregistrer</Link>
+            <Button variant="outline" onClick={() => setRegisterOpen(true)}>
+              S'enregistrer
             </Button>
           </div>
           <Link to="/" className="text-center text-sm text-muted-foreground underline-offset-4 hover:underline">
@@ -41,6 +49,8 @@ export function TechnicianLoginRoute() {
           </Link>
         </CardContent>
       </Card>
+      <ForgotPasswordDialog open={forgotOpen} onOpenChange={setForgotOpen} />
+      <RegistrationDialog open={registerOpen} onOpenChange={setRegisterOpen} onRegistered={setRegisteredEmail} />
     </main>
   );
 }

@@ -1,6 +1,56 @@
-import { TabPlaceholder } from '@/components/layout/dashboard-shell';
+import { TECHNICIAN_STATUS_LABELS } from '@maillon/common/enums';
+import { formatDate } from '@maillon/common/format';
+import { PageHeader } from '@/components/layout/dashboard-shell';
+import { Badge } from '@/components/ui/badge';
+import { ErrorState } from '@/components/ui/feedback';
 import type { TechnicianTabProps } from '@/types/tabs';
+import { useTechnicianProfile } from '../api/get-technician';
+import { LegalCard, LogoutCard } from './account-cards';
+import { AddressCard } from './address-card';
+import { BankingCard } from './banking-card';
+import { CommentsCard } from './comments-card';
+import { DepartmentsCard } from './departments-card';
+import { DocumentsCard } from './documents-card';
+import { PersonalCard } from './personal-card';
+import { ProfessionalCard } from './professional-card';
+import { RelayPointCard } from './relay-point-card';
+import { SecurityCard } from './security-card';
 
-export function ProfileTab(_props: TechnicianTabProps) {
-  return <TabPlaceholder title="Mon compte" />;
+/** "Mon compte" (spec §2): one card per PATCH route of §7, each saved on its own. */
+export function ProfileTab({ technician: sessionTechnician }: TechnicianTabProps) {
+  const profile = useTechnicianProfile(sessionTechnician);
+  const technician = profile.data ?? sessionTechnician;
+  const statusVariant = technician.status === 'active' ? 'success' : technician.status === 'pending' ? 'warning' : 'danger';
+  return (
+    <section className="grid gap-4">
+      <PageHeader
+        title="Mon compte"
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <Badge variant={statusVariant}>{TECHNICIAN_STATUS_LABELS[technician.status]}</Badge>
+            <Badge variant={technician.formationCompleted ? 'success' : 'outline'}>{technician.formationStatus}</Badge>
+            <span>Inscrit le {formatDate(technician.createdAt)}</span>
+          </span>
+        }
+      />
+      {profile.isError ? <ErrorState error={profile.error} /> : null}
+      <div className="grid items-start gap-4 lg:grid-cols-2">
+        <div className="grid gap-4">
+          <PersonalCard technician={technician} />
+          <SecurityCard userId={technician.userId} />
+          <ProfessionalCard technician={technician} />
+          <AddressCard technician={technician} />
+          <BankingCard technician={technician} />
+        </div>
+        <div className="grid gap-4">
+          <DepartmentsCard technician={technician} />
+          <RelayPointCard technician={technician} />
+          <DocumentsCard technician={technician} />
+          <CommentsCard technician={technician} />
+          <LegalCard />
+          <LogoutCard />
+        </div>
+      </div>
+    </section>
+  );
 }

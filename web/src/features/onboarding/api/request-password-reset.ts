@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import type { ForgotPassword } from '@maillon/common/schemas/registration';
+import type { SuccessResponse } from '@maillon/common/schemas/profile';
+import { api } from '@/lib/api-client';
+
+/** POST /api/technicians/reset-password: always answers success (the address is never revealed). */
+export function requestPasswordReset(body: ForgotPassword): Promise<SuccessResponse> {
+  return api.post<SuccessResponse>('/api/technicians/reset-password', body);
+}
+
+export function useRequestPasswordReset() {
+  return useMutation({ mutationFn: requestPasswordReset });
+}

@@ -1,0 +1,16 @@
+import { useMutation } from '@tanstack/react-query';
+import type { Technician } from '@maillon/common/schemas/technicians';
+import { api } from '@/lib/api-client';
+import { useApplyTechnician } from './technician-cache';
+
+/** POST /api/technicians/{id}/upload-cv (multipart, field "file"); the previous file is replaced. */
+export function uploadCv(technicianId: string, file: File): Promise<Technician> {
+  const form = new FormData();
+  form.append('file', file);
+  return api.post<Technician>(`/api/technicians/${technicianId}/upload-cv`, form);
+}
+
+export function useUploadCv(technicianId: string) {
+  const apply = useApplyTechnician();
+  return useMutation({ mutationFn: (file: File) => uploadCv(technicianId, file), onSuccess: apply });
+}
