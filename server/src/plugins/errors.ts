@@ -27,6 +27,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** A cut or garbled multipart body (busboy): the client's fault, never a 500. */
+function isMalformedMultipart(error: { code?: string; message?: string }): boolean {
+  if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return true;
+  return /Unexpected end of (form|multipart)|Malformed (part|urlencoded)|Boundary not found|Part terminated early|Multipart: /i.test(
+    error.message ?? '',
+  );
+}
+
 const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'BAD_REQUEST', message: 'Le corps de la requête est invalide' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'BAD_REQUEST', message: 'Le corps de la requête est vide' },
@@ -63,6 +71,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         .status(503)
         .header('Retry-After', '2')
         .send({ message: 'Service momentanément indisponible, réessayez dans quelques secondes', code: 'SERVICE_UNAVAILABLE' });
+    }
+    if (isMalformedMultipart(error)) {
+      return reply.status(400).send({ message: 'Le formulaire envoyé est incomplet ou mal formé', code: 'BAD_REQUEST' });
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (known) return reply.status(known.status).send({ message: known.message, code: known.code });
