@@ -129,7 +129,7 @@ describe('hostile input', () => {
           async ({ param, query, payload, huge }) => {
             cases += 1;
             const url = pathWith(route, (kind) => (param === 'own' ? (ids[kind] ?? 'x') : param || 'x'));
-            const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+            const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
             const headers: Record<string, string> = route.access === 'ingest' ? { authorization: 'Bearer cle-d-ingestion-de-test-123456' } : {};
             let body: string | undefined;
             if (route.method !== 'GET' && route.method !== 'DELETE' || payload.kind !== 'none') {
