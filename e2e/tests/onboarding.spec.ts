@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { PHONE } from '../fixtures/accounts';
+import { expect, request as playwrightRequest, test, type Locator, type Page } from '@playwright/test';
+import { ADMIN, PHONE } from '../fixtures/accounts';
 import { snap } from '../fixtures/screens';
 
 // Real files: a 1×1 PNG and a one-page PDF with a correct cross-reference table.
@@ -65,7 +65,7 @@ async function fillRequired(scope: Locator, email: string, firstName = 'Ada') {
 }
 
 test.describe('technician onboarding', () => {
-  test('registration popup at phone size: terms gating, validation messages, files, moderation, first login', async ({ page }) => {
+  test('registration popup at phone size: terms gating, validation messages, files, moderation, first login, admin approval', async ({ page }) => {
     await page.setViewportSize(PHONE);
     await page.goto('/technician/login');
     await page.getByRole('button', { name: "S'enregistrer" }).click();
@@ -153,6 +153,24 @@ test.describe('technician onboarding', () => {
     expect(cv.headers()['content-type']).toBe('application/pdf');
     const identity = await page.request.get(me.technician.identityDocumentUrl);
     expect(identity.headers()['content-type']).toBe('image/png');
+
+    // The admin finds the pending technician and approves it: the moderation notice disappears.
+    const baseURL = new URL(page.url()).origin;
+    const admin = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
+    try {
+      expect((await admin.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
+      const pending = await admin.get(`/api/technicians?status=pending&search=${encodeURIComponent(email)}`);
+      expect(pending.status()).toBe(200);
+      const found = (await pending.json()) as { id: string; email: string; status: string }[];
+      expect(found.map((t) => t.email)).toEqual([email]);
+      expect((await admin.patch(`/api/technicians/${found[0]!.id}/approve`)).status()).toBe(200);
+    } finally {
+      await admin.dispose();
+    }
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Trouver des missions', level: 1 })).toBeVisible();
+    await expect(page.getByRole('main').getByText(/Votre inscription est en cours de modération/)).toBeHidden();
+    expect((await (await page.request.get('/api/auth/me')).json()).technician.status).toBe('active');
   });
 
   test('registration page at phone size: cancel link, terms gating, success then back to login after 2 s', async ({ page }) => {
