@@ -121,6 +121,8 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('Content-Type', 'application/pdf')
         .header('Content-Disposition', `inline; filename="${receipt.fileName}"`)
         .header('X-Content-Type-Options', 'nosniff')
+        // Our own generated PDF: no default-src/object-src here, Chrome's built-in viewer is an <embed> they would block.
+        .header('Content-Security-Policy', "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
         .header('Cache-Control', 'private, no-store')
         .header('X-Receipt-Reference', receipt.reference)
         .send(Buffer.from(receipt.pdf));

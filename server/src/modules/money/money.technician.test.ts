@@ -116,6 +116,7 @@ describe('technician money lifecycle', () => {
     expect(receipt.headers['content-type']).toBe('application/pdf');
     expect(receipt.headers['content-disposition']).toMatch(/^inline; filename="recu-fiscal-VIR-/);
     expect(receipt.headers['x-content-type-options']).toBe('nosniff');
+    expect(receipt.headers['content-security-policy']).toBe("frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
     const bytes = receipt.rawPayload;
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const doc = await PDFDocument.load(bytes);
@@ -278,7 +279,7 @@ describe('technician money access', () => {
     const before = await snapshot();
     const cross = await submit(b.cookie, b2.invoiceId, { reference: 'B', amount_certified: '480' }, { name: 'f.pdf', content: pdf });
     expect(cross.statusCode).toBe(404);
-    expect(cross.json().message).toBe('Facture introuvable');
+    expect(cross.json().code).toBe('NOT_FOUND');
     expect(await snapshot()).toEqual(before);
 
     const anonymous = as(ctx.app, null);
