@@ -11,7 +11,11 @@ const isWebUrl = (value: string) => /^https?:\/\/[^\s/?#.]+(\.[^\s/?#.]+)*(:\d+)
 
 /** Title, description, type and url are required; duration is at least 1 minute (spec §5). */
 export const learningResourceRequestSchema = z.object({
-  title: z.string({ error: 'Le titre est requis' }).trim().min(1, 'Le titre est requis').max(200, 'Titre trop long (200 caractères maximum)'),
+  title: z
+    .string({ error: 'Le titre est requis' })
+    .trim()
+    .min(1, 'Le titre est requis')
+    .max(200, 'Titre trop long (200 caractères maximum)'),
   description: z
     .string({ error: 'La description est requise' })
     .trim()

@@ -12,7 +12,8 @@ export function trackingUrl(trackingNumber: string): string {
 }
 
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (value: string) => isoDay.test(value) ? !Number.isNaN(Date.parse(`${value}T12:00:00Z`)) : !Number.isNaN(Date.parse(value));
+const isDate = (value: string) =>
+  isoDay.test(value) ? !Number.isNaN(Date.parse(`${value}T12:00:00Z`)) : !Number.isNaN(Date.parse(value));
 
 /** A date as "YYYY-MM-DD" or ISO text; empty text becomes null (spec §5). */
 export const optionalDateSchema = z.preprocess(

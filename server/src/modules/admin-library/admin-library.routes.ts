@@ -27,7 +27,10 @@ export const adminLibraryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/api/learning-resources/:id',
-    { config: { access: 'admin' }, schema: { params: idParams, body: learningResourceRequestSchema, response: { 200: learningResourceSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: { params: idParams, body: learningResourceRequestSchema, response: { 200: learningResourceSchema } },
+    },
     async (request) => updateLearningResource(app.db, { id: request.params.id, input: request.body }),
   );
 
@@ -44,7 +47,11 @@ export const adminLibraryRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/learning-resources/:id/readers',
     {
       config: { access: 'admin' },
-      schema: { params: idParams, querystring: resourceReadersQuerySchema.extend(pageQuery), response: { 200: z.array(resourceReaderSchema) } },
+      schema: {
+        params: idParams,
+        querystring: resourceReadersQuerySchema.extend(pageQuery),
+        response: { 200: z.array(resourceReaderSchema) },
+      },
     },
     async (request, reply) => {
       const { items, total } = await listResourceReaders(app.db, { id: request.params.id, ...request.query });

@@ -23,20 +23,38 @@ function toResource(row: ResourceRow): LearningResource {
 }
 
 function values(input: LearningResourceRequest) {
-  return { title: input.title, description: input.description, type: input.type, url: input.url, duration: input.duration ?? null };
+  return {
+    title: input.title,
+    description: input.description,
+    type: input.type,
+    url: input.url,
+    duration: input.duration ?? null,
+  };
 }
 
 /** A new module makes every technician's training incomplete until they view it (decisions.md §4), in the same transaction. */
-export async function createLearningResource(db: Db, { actorUserId, input }: { actorUserId: string; input: LearningResourceRequest }): Promise<LearningResource> {
+export async function createLearningResource(
+  db: Db,
+  { actorUserId, input }: { actorUserId: string; input: LearningResourceRequest },
+): Promise<LearningResource> {
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(learningResources).values(values(input)).returning();
     await syncFormation(tx);
-    await audit(tx, { actorUserId, action: 'learning-resource.create', entity: 'learning_resource', entityId: row!.id, after: { title: row!.title } });
+    await audit(tx, {
+      actorUserId,
+      action: 'learning-resource.create',
+      entity: 'learning_resource',
+      entityId: row!.id,
+      after: { title: row!.title },
+    });
     return toResource(row!);
   });
 }
 
-export async function updateLearningResource(db: Db, { id, input }: { id: string; input: LearningResourceRequest }): Promise<LearningResource> {
+export async function updateLearningResource(
+  db: Db,
+  { id, input }: { id: string; input: LearningResourceRequest },
+): Promise<LearningResource> {
   const [row] = await db.update(learningResources).set(values(input)).where(eq(learningResources.id, id)).returning();
   if (!row) throw new AppError('NOT_FOUND', 'Ressource introuvable');
   return toResource(row);
@@ -45,15 +63,28 @@ export async function updateLearningResource(db: Db, { id, input }: { id: string
 /** Removing a module (and its views) may complete the training of those who had read all the others. */
 export async function deleteLearningResource(db: Db, { actorUserId, id }: { actorUserId: string; id: string }): Promise<void> {
   await db.transaction(async (tx) => {
-    const [row] = await tx.delete(learningResources).where(eq(learningResources.id, id)).returning({ id: learningResources.id, title: learningResources.title });
+    const [row] = await tx
+      .delete(learningResources)
+      .where(eq(learningResources.id, id))
+      .returning({ id: learningResources.id, title: learningResources.title });
     if (!row) throw new AppError('NOT_FOUND', 'Ressource introuvable');
     await syncFormation(tx);
-    await audit(tx, { actorUserId, action: 'learning-resource.delete', entity: 'learning_resource', entityId: id, before: { title: row.title } });
+    await audit(tx, {
+      actorUserId,
+      action: 'learning-resource.delete',
+      entity: 'learning_resource',
+      entityId: id,
+      before: { title: row.title },
+    });
   });
 }
 
 async function assertResourceExists(db: DbOrTx, id: string): Promise<void> {
-  const [row] = await db.select({ id: learningResources.id }).from(learningResources).where(eq(learningResources.id, id)).limit(1);
+  const [row] = await db
+    .select({ id: learningResources.id })
+    .from(learningResources)
+    .where(eq(learningResources.id, id))
+    .limit(1);
   if (!row) throw new AppError('NOT_FOUND', 'Ressource introuvable');
 }
 
@@ -89,13 +120,20 @@ export async function listResourceReaders(
       .orderBy(desc(resourceViews.viewedAt), asc(technicians.id))
       .limit(limit)
       .offset(offset),
-    db.select({ n: count() }).from(resourceViews).innerJoin(technicians, eq(technicians.id, resourceViews.technicianId)).where(where),
+    db
+      .select({ n: count() })
+      .from(resourceViews)
+      .innerJoin(technicians, eq(technicians.id, resourceViews.technicianId))
+      .where(where),
   ]);
   return { items: rows.map((r) => ({ ...r, viewedAt: r.viewedAt.toISOString() })), total: Number(total?.n ?? 0) };
 }
 
 /** Number of readers of each module, for the library cards. */
 export async function countReadersByResource(db: Db): Promise<Record<string, number>> {
-  const rows = await db.select({ resourceId: resourceViews.resourceId, n: count() }).from(resourceViews).groupBy(resourceViews.resourceId);
+  const rows = await db
+    .select({ resourceId: resourceViews.resourceId, n: count() })
+    .from(resourceViews)
+    .groupBy(resourceViews.resourceId);
   return Object.fromEntries(rows.map((r) => [r.resourceId, Number(r.n)]));
 }

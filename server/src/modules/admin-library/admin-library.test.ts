@@ -12,10 +12,19 @@ let readerCookie: string;
 let reader: Awaited<ReturnType<typeof createTechnician>>['technician'];
 let existingId: string;
 
-const valid = { title: 'Nouvelle procédure', description: 'À lire avant toute visite.', type: 'video', url: 'https://maillon.fr/formation/nouveau', duration: 7 };
+const valid = {
+  title: 'Nouvelle procédure',
+  description: 'À lire avant toute visite.',
+  type: 'video',
+  url: 'https://maillon.fr/formation/nouveau',
+  duration: 7,
+};
 
 async function formationOf(id: string) {
-  const [row] = await ctx.db.select({ done: technicians.formationCompleted, label: technicians.formationStatus }).from(technicians).where(eq(technicians.id, id));
+  const [row] = await ctx.db
+    .select({ done: technicians.formationCompleted, label: technicians.formationStatus })
+    .from(technicians)
+    .where(eq(technicians.id, id));
   return row!;
 }
 
@@ -25,7 +34,10 @@ beforeAll(async () => {
   adminCookie = await login(ctx.app, admin.email);
   ({ technician: reader } = await createTechnician(ctx.db, { firstName: 'Sarah', lastName: 'Benali' }));
   readerCookie = await login(ctx.app, reader.email);
-  const [existing] = await ctx.db.insert(learningResources).values({ title: 'La chaîne de survie', description: 'd', url: 'https://a.test', type: 'video', duration: 8 }).returning();
+  const [existing] = await ctx.db
+    .insert(learningResources)
+    .values({ title: 'La chaîne de survie', description: 'd', url: 'https://a.test', type: 'video', duration: 8 })
+    .returning();
   existingId = existing!.id;
   await ctx.db.insert(resourceViews).values({ resourceId: existingId, technicianId: reader.id });
   await syncFormation(ctx.db);
@@ -44,7 +56,10 @@ describe('POST /api/learning-resources', () => {
     expect(await formationOf(reader.id)).toEqual({ done: false, label: 'Formation incomplète' });
 
     // Reading it (the technician's own route) completes the training again and lists the reader.
-    const view = await as(ctx.app, readerCookie)({ method: 'POST', url: `/api/learning-resources/${created.id}/view`, payload: { technicianId: reader.id } });
+    const view = await as(
+      ctx.app,
+      readerCookie,
+    )({ method: 'POST', url: `/api/learning-resources/${created.id}/view`, payload: { technicianId: reader.id } });
     expect(view.statusCode).toBe(200);
     expect(await formationOf(reader.id)).toEqual({ done: true, label: 'Formation complétée' });
     const readers = await as(ctx.app, adminCookie)({ method: 'GET', url: `/api/learning-resources/${created.id}/readers` });
@@ -55,7 +70,10 @@ describe('POST /api/learning-resources', () => {
   });
 
   it('accepts an empty duration', async () => {
-    const response = await as(ctx.app, adminCookie)({ method: 'POST', url: '/api/learning-resources', payload: { ...valid, duration: null } });
+    const response = await as(
+      ctx.app,
+      adminCookie,
+    )({ method: 'POST', url: '/api/learning-resources', payload: { ...valid, duration: null } });
     expect(response.statusCode).toBe(201);
     expect(response.json().duration).toBeNull();
     await as(ctx.app, adminCookie)({ method: 'DELETE', url: `/api/learning-resources/${response.json().id}` });
@@ -72,7 +90,10 @@ describe('POST /api/learning-resources', () => {
     [{ duration: 2.5 }, 'La durée doit être un nombre entier de minutes'],
   ])('refuses %j with 400 "%s" and writes nothing', async (patch, message) => {
     const before = await countRows(ctx.db, 'learning_resources');
-    const response = await as(ctx.app, adminCookie)({ method: 'POST', url: '/api/learning-resources', payload: { ...valid, ...patch } });
+    const response = await as(
+      ctx.app,
+      adminCookie,
+    )({ method: 'POST', url: '/api/learning-resources', payload: { ...valid, ...patch } });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message });
     expect(await countRows(ctx.db, 'learning_resources')).toBe(before);
@@ -81,13 +102,26 @@ describe('POST /api/learning-resources', () => {
 
 describe('PUT and DELETE /api/learning-resources/:id', () => {
   it('edits a resource; 404 when unknown; validation applies', async () => {
-    const response = await as(ctx.app, adminCookie)({ method: 'PUT', url: `/api/learning-resources/${existingId}`, payload: { ...valid, title: 'Chaîne de survie (2026)', type: 'pdf' } });
+    const response = await as(
+      ctx.app,
+      adminCookie,
+    )({
+      method: 'PUT',
+      url: `/api/learning-resources/${existingId}`,
+      payload: { ...valid, title: 'Chaîne de survie (2026)', type: 'pdf' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ id: existingId, title: 'Chaîne de survie (2026)', type: 'pdf' });
-    const unknown = await as(ctx.app, adminCookie)({ method: 'PUT', url: `/api/learning-resources/${crypto.randomUUID()}`, payload: valid });
+    const unknown = await as(
+      ctx.app,
+      adminCookie,
+    )({ method: 'PUT', url: `/api/learning-resources/${crypto.randomUUID()}`, payload: valid });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe('Ressource introuvable');
-    const invalid = await as(ctx.app, adminCookie)({ method: 'PUT', url: `/api/learning-resources/${existingId}`, payload: { ...valid, duration: -1 } });
+    const invalid = await as(
+      ctx.app,
+      adminCookie,
+    )({ method: 'PUT', url: `/api/learning-resources/${existingId}`, payload: { ...valid, duration: -1 } });
     expect(invalid.statusCode).toBe(400);
     const [row] = await ctx.db.select().from(learningResources).where(eq(learningResources.id, existingId));
     expect(row!.title).toBe('Chaîne de survie (2026)');
@@ -96,7 +130,10 @@ describe('PUT and DELETE /api/learning-resources/:id', () => {
   it('deletes a resource with its views and completes the training of those who read all the others', async () => {
     const { technician: unread } = await createTechnician(ctx.db);
     await ctx.db.insert(resourceViews).values({ resourceId: existingId, technicianId: unread.id });
-    const [extra] = await ctx.db.insert(learningResources).values({ title: 'Pas lu', description: 'd', url: 'https://c.test' }).returning();
+    const [extra] = await ctx.db
+      .insert(learningResources)
+      .values({ title: 'Pas lu', description: 'd', url: 'https://c.test' })
+      .returning();
     await syncFormation(ctx.db);
     expect((await formationOf(unread.id)).done).toBe(false);
     const response = await as(ctx.app, adminCookie)({ method: 'DELETE', url: `/api/learning-resources/${extra!.id}` });
@@ -122,7 +159,10 @@ describe('GET /api/learning-resources/:id/readers and /reader-counts', () => {
     expect(searched.json().map((r: { firstName: string }) => r.firstName)).toEqual(['Julien']);
     const byFullName = await get(`/api/learning-resources/${existingId}/readers?search=sarah%20ben`);
     expect(byFullName.json()).toHaveLength(1);
-    const [unreadResource] = await ctx.db.insert(learningResources).values({ title: 'Personne', description: 'd', url: 'https://d.test' }).returning();
+    const [unreadResource] = await ctx.db
+      .insert(learningResources)
+      .values({ title: 'Personne', description: 'd', url: 'https://d.test' })
+      .returning();
     expect((await get(`/api/learning-resources/${unreadResource!.id}/readers`)).json()).toEqual([]);
     expect((await get(`/api/learning-resources/${crypto.randomUUID()}/readers`)).statusCode).toBe(404);
     const counts = await get('/api/learning-resources/reader-counts');

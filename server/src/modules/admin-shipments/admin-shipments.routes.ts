@@ -68,7 +68,10 @@ export const adminShipmentsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/api/shipments/:id',
-    { config: { access: 'admin' }, schema: { params: idParams, body: updateShipmentRequestSchema, response: { 200: shipmentSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: { params: idParams, body: updateShipmentRequestSchema, response: { 200: shipmentSchema } },
+    },
     async (request) => updateShipment(app.db, request.params.id, request.body),
   );
 

@@ -19,7 +19,9 @@ import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
 
 type ShipmentRow = typeof shipments.$inferSelect;
 
-const technicianName = sql<string | null>`case when ${technicians.id} is null then null else ${technicians.firstName} || ' ' || ${technicians.lastName} end`;
+const technicianName = sql<
+  string | null
+>`case when ${technicians.id} is null then null else ${technicians.firstName} || ' ' || ${technicians.lastName} end`;
 
 function toShipment(row: ShipmentRow, name: string | null): Shipment {
   return {
@@ -69,7 +71,10 @@ function filterConditions(query: Omit<ShipmentListQuery, 'status'>): SQL[] {
 }
 
 /** The admin list: filtered, searched and paged on the server, newest first. */
-export async function listShipments(db: Db, query: ShipmentListQuery & { limit: number; offset: number }): Promise<{ items: Shipment[]; total: number }> {
+export async function listShipments(
+  db: Db,
+  query: ShipmentListQuery & { limit: number; offset: number },
+): Promise<{ items: Shipment[]; total: number }> {
   const conditions = filterConditions(query);
   if (query.status && query.status !== 'all') conditions.push(eq(shipments.status, query.status));
   const where = conditions.length ? and(...conditions) : undefined;
@@ -152,7 +157,10 @@ async function resolveRecipient(tx: DbOrTx, batchId: string) {
     .where(eq(missionBatches.id, batchId))
     .limit(1);
   if (!lot) throw new AppError('NOT_FOUND', 'Lot de mission introuvable');
-  if (lot.isSystem) throw new AppError('BAD_REQUEST', 'Ce lot ne peut pas recevoir d’expédition', { batchId: 'Ce lot ne peut pas recevoir d’expédition' });
+  if (lot.isSystem)
+    throw new AppError('BAD_REQUEST', 'Ce lot ne peut pas recevoir d’expédition', {
+      batchId: 'Ce lot ne peut pas recevoir d’expédition',
+    });
   const technicianId = await getRecruitedTechnicianId(tx, batchId);
   if (!technicianId) throw new AppError('CONFLICT', 'Aucun technicien n’est recruté sur ce lot');
   const [technician] = await tx
@@ -167,7 +175,9 @@ async function assertMissionInLot(tx: DbOrTx, missionId: string | null | undefin
   if (!missionId) return;
   const [mission] = await tx.select({ batchId: missions.batchId }).from(missions).where(eq(missions.id, missionId)).limit(1);
   if (!mission || mission.batchId !== batchId) {
-    throw new AppError('BAD_REQUEST', 'Cette mission n’appartient pas au lot choisi', { missionId: 'Cette mission n’appartient pas au lot choisi' });
+    throw new AppError('BAD_REQUEST', 'Cette mission n’appartient pas au lot choisi', {
+      missionId: 'Cette mission n’appartient pas au lot choisi',
+    });
   }
 }
 

@@ -26,7 +26,11 @@ beforeAll(async () => {
   ctx = await createTestContext();
   const admin = await createAdmin(ctx.db);
   adminCookie = await login(ctx.app, admin.email);
-  const recruit = await createTechnician(ctx.db, { firstName: 'Camille', lastName: 'Expédiée', preferredRelayPoint: 'Relais Paris Centre, 75011 Paris' });
+  const recruit = await createTechnician(ctx.db, {
+    firstName: 'Camille',
+    lastName: 'Expédiée',
+    preferredRelayPoint: 'Relais Paris Centre, 75011 Paris',
+  });
   recruitId = recruit.technician.id;
   techCookie = await login(ctx.app, recruit.technician.email);
   const other = await createTechnician(ctx.db, { firstName: 'Julien', lastName: 'Sansrelais', preferredRelayPoint: null });
@@ -169,17 +173,34 @@ describe('PATCH /api/shipments/:id, /ship, /cancel', () => {
 
   it('edits fields and sets the status freely; delivered sets the delivery date, leaving it clears it', async () => {
     const id = await newDraft();
-    const edit = (payload: Record<string, unknown>) => as(ctx.app, adminCookie)({ method: 'PATCH', url: `/api/shipments/${id}`, payload });
-    const edited = await edit({ content: 'Batterie', trackingNumber: 'MR999', destinationPostalCode: '', shippedDate: '2026-04-01' });
+    const edit = (payload: Record<string, unknown>) =>
+      as(ctx.app, adminCookie)({ method: 'PATCH', url: `/api/shipments/${id}`, payload });
+    const edited = await edit({
+      content: 'Batterie',
+      trackingNumber: 'MR999',
+      destinationPostalCode: '',
+      shippedDate: '2026-04-01',
+    });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json()).toMatchObject({ content: 'Batterie', trackingNumber: 'MR999', destinationPostalCode: 'Non renseigné', shippedDate: '2026-04-01T12:00:00.000Z' });
+    expect(edited.json()).toMatchObject({
+      content: 'Batterie',
+      trackingNumber: 'MR999',
+      destinationPostalCode: 'Non renseigné',
+      shippedDate: '2026-04-01T12:00:00.000Z',
+    });
     const delivered = await edit({ status: 'delivered' });
     expect(delivered.json().status).toBe('delivered');
     expect(delivered.json().deliveredDate).not.toBeNull();
     const back = await edit({ status: 'cancelled' });
     expect(back.json()).toMatchObject({ status: 'cancelled', deliveredDate: null });
     const moved = await edit({ batchId: noRelayLotId, status: 'draft' });
-    expect(moved.json()).toMatchObject({ batchId: noRelayLotId, missionTitle: 'Lyon Centre', technicianName: 'Julien Sansrelais', destination: 'Aucun point relais configuré', status: 'draft' });
+    expect(moved.json()).toMatchObject({
+      batchId: noRelayLotId,
+      missionTitle: 'Lyon Centre',
+      technicianName: 'Julien Sansrelais',
+      destination: 'Aucun point relais configuré',
+      status: 'draft',
+    });
     const invalid = await edit({ status: 'perdu' });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().message).toBe('Statut inconnu');
@@ -197,7 +218,10 @@ describe('PATCH /api/shipments/:id, /ship, /cancel', () => {
     expect(shipped.json().shippedDate.slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
     const again = await ship();
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ code: 'INVALID_TRANSITION', message: 'Seule une expédition en brouillon peut être marquée comme expédiée' });
+    expect(again.json()).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      message: 'Seule une expédition en brouillon peut être marquée comme expédiée',
+    });
     expect(await shipmentStatus(id)).toBe('in_transit');
   });
 
@@ -232,7 +256,11 @@ describe('PATCH /api/shipments/:id, /ship, /cancel', () => {
 
 describe('access', () => {
   it('admin only: 401 anonymous, 403 technician (even the recipient), nothing written', async () => {
-    const [row] = await ctx.db.select({ id: shipments.id, status: shipments.status }).from(shipments).where(eq(shipments.status, 'draft')).limit(1);
+    const [row] = await ctx.db
+      .select({ id: shipments.id, status: shipments.status })
+      .from(shipments)
+      .where(eq(shipments.status, 'draft'))
+      .limit(1);
     const id = row!.id;
     const before = await countRows(ctx.db, 'shipments');
     const routes = [

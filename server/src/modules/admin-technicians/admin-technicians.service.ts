@@ -60,7 +60,10 @@ function listWhere(query: TechnicianListQuery): SQL | undefined {
 }
 
 /** Technicians of one sub-tab, searched and filtered on the server, one page at a time. */
-export async function listTechnicians(db: Db, query: TechnicianListQuery & Page): Promise<{ items: Technician[]; total: number }> {
+export async function listTechnicians(
+  db: Db,
+  query: TechnicianListQuery & Page,
+): Promise<{ items: Technician[]; total: number }> {
   const where = listWhere(query);
   // Moderation works oldest first; the other lists show the newest accounts first.
   const order = query.status === 'pending' ? asc(technicians.createdAt) : desc(technicians.createdAt);
@@ -89,7 +92,10 @@ async function enhance(db: DbOrTx, rows: TechnicianRow[]): Promise<AdminTechnici
       .where(and(inArray(applications.technicianId, ids), eq(applications.status, 'Recruté')))
       .groupBy(applications.technicianId),
     fileIds.length
-      ? db.select({ id: storedFiles.id, name: storedFiles.originalName }).from(storedFiles).where(inArray(storedFiles.id, fileIds))
+      ? db
+          .select({ id: storedFiles.id, name: storedFiles.originalName })
+          .from(storedFiles)
+          .where(inArray(storedFiles.id, fileIds))
       : Promise.resolve([] as { id: string; name: string }[]),
   ]);
   const readBy = new Map(reads.map((r) => [r.technicianId, Number(r.n)]));
@@ -106,7 +112,10 @@ async function enhance(db: DbOrTx, rows: TechnicianRow[]): Promise<AdminTechnici
 }
 
 /** The admin cards: the same list plus training progress, current lots and document names. */
-export async function listEnhancedTechnicians(db: Db, query: TechnicianListQuery & Page): Promise<{ items: AdminTechnician[]; total: number }> {
+export async function listEnhancedTechnicians(
+  db: Db,
+  query: TechnicianListQuery & Page,
+): Promise<{ items: AdminTechnician[]; total: number }> {
   const where = listWhere(query);
   const order = query.status === 'pending' ? asc(technicians.createdAt) : desc(technicians.createdAt);
   const [rows, [totalRow]] = await Promise.all([
@@ -117,7 +126,10 @@ export async function listEnhancedTechnicians(db: Db, query: TechnicianListQuery
 }
 
 /** Counts per sub-tab under the same search and department filter. */
-export async function countTechniciansByTab(db: Db, query: Pick<TechnicianListQuery, 'search' | 'department'>): Promise<TechnicianCounts> {
+export async function countTechniciansByTab(
+  db: Db,
+  query: Pick<TechnicianListQuery, 'search' | 'department'>,
+): Promise<TechnicianCounts> {
   const conditions = filterConditions(query);
   const rows = await db
     .select({ status: technicians.status, n: count() })
@@ -141,7 +153,11 @@ const TRANSITIONS: Record<TechnicianTransition, { from: readonly TechnicianStatu
   approve: { from: ['pending'], to: 'active', refused: 'Seul un technicien en attente de modération peut être approuvé' },
   reject: { from: ['pending'], to: 'rejected', refused: 'Seul un technicien en attente de modération peut être rejeté' },
   deactivate: { from: ['active'], to: 'inactive', refused: 'Seul un technicien actif peut être désactivé' },
-  restore: { from: ['inactive', 'rejected'], to: 'pending', refused: 'Seul un technicien désactivé peut être remis en attente de modération' },
+  restore: {
+    from: ['inactive', 'rejected'],
+    to: 'pending',
+    refused: 'Seul un technicien désactivé peut être remis en attente de modération',
+  },
 };
 
 async function lockTechnician(tx: DbOrTx, technicianId: string): Promise<TechnicianRow> {
@@ -227,7 +243,10 @@ export async function deleteTechnician({
     if (before.status !== 'inactive' && before.status !== 'rejected') {
       throw new AppError('INVALID_TRANSITION', 'Seul un technicien désactivé peut être supprimé définitivement');
     }
-    const files = await tx.select({ key: storedFiles.storageKey }).from(storedFiles).where(eq(storedFiles.technicianId, technicianId));
+    const files = await tx
+      .select({ key: storedFiles.storageKey })
+      .from(storedFiles)
+      .where(eq(storedFiles.technicianId, technicianId));
     const recruitedLots = await tx
       .select({ batchId: applications.batchId })
       .from(applications)

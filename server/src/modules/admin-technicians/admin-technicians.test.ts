@@ -44,7 +44,13 @@ afterAll(async () => {
 
 describe('GET /api/technicians and /enhanced', () => {
   it('lists one sub-tab with search, department filter, paging and X-Total-Count', async () => {
-    await createTechnician(ctx.db, { firstName: 'Zoé', lastName: 'Listée', status: 'pending', departments: ['44', '35'], companyName: 'Secours Ouest' });
+    await createTechnician(ctx.db, {
+      firstName: 'Zoé',
+      lastName: 'Listée',
+      status: 'pending',
+      departments: ['44', '35'],
+      companyName: 'Secours Ouest',
+    });
     await createTechnician(ctx.db, { firstName: 'Yann', lastName: 'Listé', status: 'pending', departments: ['59'] });
     await createTechnician(ctx.db, { firstName: 'Xavier', lastName: 'Listé', status: 'rejected', departments: ['59'] });
 
@@ -55,7 +61,10 @@ describe('GET /api/technicians and /enhanced', () => {
     expect(pending.headers['x-total-count']).toBe('2');
     expect(pending.body).not.toContain('passwordHash');
 
-    const paged = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/technicians?status=pending&search=list&limit=1&offset=1' });
+    const paged = await as(
+      ctx.app,
+      adminCookie,
+    )({ method: 'GET', url: '/api/technicians?status=pending&search=list&limit=1&offset=1' });
     expect(paged.json().map((t: { firstName: string }) => t.firstName)).toEqual(['Yann']);
     expect(paged.headers['x-total-count']).toBe('2');
 
@@ -88,8 +97,18 @@ describe('GET /api/technicians and /enhanced', () => {
     await ctx.db.insert(resourceViews).values({ resourceId: r1!.id, technicianId: technician.id });
     const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Lot enrichi' }).returning();
     await ctx.db.insert(applications).values({ batchId: lot!.id, technicianId: technician.id, status: 'Recruté' });
-    const cv = await storeFile(ctx.db, { uploadsDir: ctx.app.config.uploadsDir, technicianId: technician.id, kind: 'cv', buffer: PDF, originalName: 'mon-cv.pdf', invalidTypeMessage: 'x' });
-    await ctx.db.update(technicians).set({ cvFileId: cv.id, totalEarningsCents: 123456, completedMissions: 3 }).where(eq(technicians.id, technician.id));
+    const cv = await storeFile(ctx.db, {
+      uploadsDir: ctx.app.config.uploadsDir,
+      technicianId: technician.id,
+      kind: 'cv',
+      buffer: PDF,
+      originalName: 'mon-cv.pdf',
+      invalidTypeMessage: 'x',
+    });
+    await ctx.db
+      .update(technicians)
+      .set({ cvFileId: cv.id, totalEarningsCents: 123456, completedMissions: 3 })
+      .where(eq(technicians.id, technician.id));
 
     const response = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/technicians/enhanced?search=Enrichi' });
     expect(response.statusCode).toBe(200);
@@ -143,7 +162,10 @@ describe('moderation transitions', () => {
     // Approving twice is refused and changes nothing (no second e-mail).
     const again = await as(ctx.app, adminCookie)({ method: 'PATCH', url: `/api/technicians/${technician.id}/approve` });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ code: 'INVALID_TRANSITION', message: 'Seul un technicien en attente de modération peut être approuvé' });
+    expect(again.json()).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      message: 'Seul un technicien en attente de modération peut être approuvé',
+    });
     expect(await countRows(ctx.db, 'email_outbox')).toBe(outboxBefore + 1);
   });
 
@@ -166,7 +188,11 @@ describe('moderation transitions', () => {
     expect(deactivated.statusCode).toBe(200);
     expect(deactivated.json().status).toBe('inactive');
     expect((await as(ctx.app, cookie)({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
-    const denied = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: technician.email, password: 'Un-Mot-De-Passe-Solide' } });
+    const denied = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: technician.email, password: 'Un-Mot-De-Passe-Solide' },
+    });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().message).toBe('Compte désactivé');
 
@@ -218,13 +244,35 @@ describe('DELETE /api/technicians/:id', () => {
     const { technician, user } = await createTechnician(ctx.db, { status: 'active' });
     const cookie = await login(ctx.app, technician.email);
     const uploadsDir = ctx.app.config.uploadsDir;
-    const identity = await storeFile(ctx.db, { uploadsDir, technicianId: technician.id, kind: 'identity', buffer: PDF, originalName: 'id.pdf', invalidTypeMessage: 'x' });
-    const invoiceFile = await storeFile(ctx.db, { uploadsDir, technicianId: technician.id, kind: 'invoice', buffer: PDF, originalName: 'facture.pdf', invalidTypeMessage: 'x' });
+    const identity = await storeFile(ctx.db, {
+      uploadsDir,
+      technicianId: technician.id,
+      kind: 'identity',
+      buffer: PDF,
+      originalName: 'id.pdf',
+      invalidTypeMessage: 'x',
+    });
+    const invoiceFile = await storeFile(ctx.db, {
+      uploadsDir,
+      technicianId: technician.id,
+      kind: 'invoice',
+      buffer: PDF,
+      originalName: 'facture.pdf',
+      invalidTypeMessage: 'x',
+    });
     await ctx.db.update(technicians).set({ identityDocumentFileId: identity.id }).where(eq(technicians.id, technician.id));
     const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Lot du supprimé', priceCents: 10000 }).returning();
     await ctx.db.insert(applications).values({ batchId: lot!.id, technicianId: technician.id, status: 'Recruté' });
     const [invoice] = await ctx.db.insert(invoices).values({ technicianId: technician.id, batchId: lot!.id }).returning();
-    await ctx.db.insert(invoicesFiles).values({ invoiceId: invoice!.id, technicianId: technician.id, reference: 'F-1', fileId: invoiceFile.id, amountCertifiedCents: 100 });
+    await ctx.db
+      .insert(invoicesFiles)
+      .values({
+        invoiceId: invoice!.id,
+        technicianId: technician.id,
+        reference: 'F-1',
+        fileId: invoiceFile.id,
+        amountCertifiedCents: 100,
+      });
     expect(fs.existsSync(identity.path)).toBe(true);
 
     // Still active: refused, nothing removed.

@@ -49,10 +49,16 @@ function databaseKind(db: Db): 'pglite' | 'postgres' {
 const HUMAN_JOB_SOURCES = ['manual', 'csv'];
 
 /** The Réglages page: what the running server is really configured with. Never returns a secret. */
-export async function getAdminSettings(db: Db, { config, adminEmail }: { config: Config; adminEmail: string }): Promise<AdminSettings> {
+export async function getAdminSettings(
+  db: Db,
+  { config, adminEmail }: { config: Config; adminEmail: string },
+): Promise<AdminSettings> {
   const [statusRows, [lastJob], usage] = await Promise.all([
     db.select({ status: emailOutbox.status, n: count() }).from(emailOutbox).groupBy(emailOutbox.status),
-    db.select({ at: max(jobs.createdAt) }).from(jobs).where(notInArray(jobs.source, HUMAN_JOB_SOURCES)),
+    db
+      .select({ at: max(jobs.createdAt) })
+      .from(jobs)
+      .where(notInArray(jobs.source, HUMAN_JOB_SOURCES)),
     uploadsUsage(config.uploadsDir),
   ]);
   const stats: Record<EmailStatus, number> = { pending: 0, sent: 0, logged: 0, failed: 0 };
@@ -76,7 +82,10 @@ export async function getAdminSettings(db: Db, { config, adminEmail }: { config:
 }
 
 /** The latest e-mails of the outbox, newest first (the body is not shown: it may hold a reset link). */
-export async function listOutboxEmails(db: Db, { limit, offset }: { limit: number; offset: number }): Promise<{ items: OutboxEmail[]; total: number }> {
+export async function listOutboxEmails(
+  db: Db,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<{ items: OutboxEmail[]; total: number }> {
   const [rows, [total]] = await Promise.all([
     db
       .select({

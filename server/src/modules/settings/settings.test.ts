@@ -27,13 +27,37 @@ describe('GET /api/admin/settings', () => {
   it('reports the real configuration: admin e-mail, outbox mode and stats, storage, ingestion', async () => {
     await enqueueEmail(ctx.db, { kind: 'technician-approved', to: 'a@maillon.test', subject: 'Compte validé', text: 'x' });
     await processOutbox(ctx.db, ctx.app.config);
-    await enqueueEmail(ctx.db, { kind: 'password-reset', to: 'b@maillon.test', subject: 'Réinitialisation', text: 'lien secret' });
+    await enqueueEmail(ctx.db, {
+      kind: 'password-reset',
+      to: 'b@maillon.test',
+      subject: 'Réinitialisation',
+      text: 'lien secret',
+    });
     fs.mkdirSync(path.join(ctx.app.config.uploadsDir, 'cv'), { recursive: true });
     fs.writeFileSync(path.join(ctx.app.config.uploadsDir, 'cv', 'x.pdf'), Buffer.alloc(1234));
     const ingestedAt = new Date('2026-05-04T08:00:00Z');
     await ctx.db.insert(jobs).values([
-      { serialNumber: 'S1', clientName: 'C', defibrillatorModel: 'M', visitType: 'Maintenance', department: '75', completionLink: 'https://x.test', address: 'A', source: 'geodae', createdAt: ingestedAt },
-      { serialNumber: 'S2', clientName: 'C', defibrillatorModel: 'M', visitType: 'Maintenance', department: '75', completionLink: 'https://x.test', address: 'A', source: 'manual' },
+      {
+        serialNumber: 'S1',
+        clientName: 'C',
+        defibrillatorModel: 'M',
+        visitType: 'Maintenance',
+        department: '75',
+        completionLink: 'https://x.test',
+        address: 'A',
+        source: 'geodae',
+        createdAt: ingestedAt,
+      },
+      {
+        serialNumber: 'S2',
+        clientName: 'C',
+        defibrillatorModel: 'M',
+        visitType: 'Maintenance',
+        department: '75',
+        completionLink: 'https://x.test',
+        address: 'A',
+        source: 'manual',
+      },
     ]);
 
     const response = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/admin/settings' });
@@ -64,7 +88,18 @@ describe('GET /api/admin/settings', () => {
 
 describe('GET /api/admin/settings/emails', () => {
   it('lists the latest e-mails, newest first, paged, without their body', async () => {
-    await ctx.db.insert(emailOutbox).values({ kind: 'x', to: 'c@maillon.test', subject: 'Échec', text: 't', status: 'failed', attempts: 8, lastError: 'connexion refusée', createdAt: new Date(Date.now() + 60_000) });
+    await ctx.db
+      .insert(emailOutbox)
+      .values({
+        kind: 'x',
+        to: 'c@maillon.test',
+        subject: 'Échec',
+        text: 't',
+        status: 'failed',
+        attempts: 8,
+        lastError: 'connexion refusée',
+        createdAt: new Date(Date.now() + 60_000),
+      });
     const response = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/admin/settings/emails?limit=2' });
     expect(response.statusCode).toBe(200);
     const emails = outboxEmailSchema.array().parse(response.json());
