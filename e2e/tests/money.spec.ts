@@ -124,6 +124,8 @@ test.describe('money: invoice submission, payment and fiscal receipt', () => {
     await expect(admin).toHaveURL(/\/admin\/dashboard/);
     await admin.goto('/admin/dashboard?tab=invoices');
     await expect(admin.getByRole('heading', { name: 'Factures & virements', level: 1 })).toBeVisible();
+    await expect(admin.getByRole('list', { name: 'Factures' })).toBeVisible();
+    await snap(admin, 'money-admin-all-desktop');
     await admin.getByLabel('Technicien').selectOption({ label: 'Julien Moreau' });
     await admin.getByLabel('Recherche').fill('Villeurbanne');
     await admin.getByRole('radio', { name: /Facture envoyée/ }).click();

@@ -42,7 +42,7 @@ export function AdminInvoiceCard({ invoice, onEdit }: { invoice: AdminInvoice; o
   const waitingTransfer = transfer?.status === 'Enregistré';
   const paid = transfer?.status === 'Effectué';
   const canArchive = invoice.status !== 'Terminé' && invoice.status !== 'Mission à terminer' && !waitingTransfer;
-  const title = invoice.reference === 'Néant' ? 'Sans référence' : invoice.reference;
+  const title = invoice.reference;
 
   const markPaid = async () => {
     try {

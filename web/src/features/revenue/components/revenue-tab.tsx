@@ -125,7 +125,7 @@ export function RevenueTab({ technician }: TechnicianTabProps) {
           <TransferList technicianId={technician.id} />
         </section>
       </div>
-      <SubmitInvoiceDialog technicianId={technician.id} invoice={submitting} onOpenChange={(open) => (open ? undefined : setSubmitting(null))} />
+      <SubmitInvoiceDialog technicianId={technician.id} hasIban={Boolean(technician.ibanLast4)} invoice={submitting} onOpenChange={(open) => (open ? undefined : setSubmitting(null))} />
     </section>
   );
 }

@@ -30,21 +30,33 @@ async function isPdf(file: File): Promise<boolean> {
 
 interface SubmitInvoiceDialogProps {
   technicianId: string;
+  /** The transfer goes to the IBAN on file: without one the server refuses the submission. */
+  hasIban: boolean;
   invoice: TechnicianInvoice | null;
   onOpenChange: (open: boolean) => void;
 }
 
-export function SubmitInvoiceDialog({ technicianId, invoice, onOpenChange }: SubmitInvoiceDialogProps) {
+export function SubmitInvoiceDialog({ technicianId, hasIban, invoice, onOpenChange }: SubmitInvoiceDialogProps) {
   return (
     <Dialog open={invoice !== null} onOpenChange={onOpenChange}>
       <DialogContent>
-        {invoice ? <SubmitInvoiceFormBody key={invoice.id} technicianId={technicianId} invoice={invoice} onDone={() => onOpenChange(false)} /> : null}
+        {invoice ? <SubmitInvoiceFormBody key={invoice.id} technicianId={technicianId} hasIban={hasIban} invoice={invoice} onDone={() => onOpenChange(false)} /> : null}
       </DialogContent>
     </Dialog>
   );
 }
 
-function SubmitInvoiceFormBody({ technicianId, invoice, onDone }: { technicianId: string; invoice: TechnicianInvoice; onDone: () => void }) {
+function SubmitInvoiceFormBody({
+  technicianId,
+  hasIban,
+  invoice,
+  onDone,
+}: {
+  technicianId: string;
+  hasIban: boolean;
+  invoice: TechnicianInvoice;
+  onDone: () => void;
+}) {
   const submit = useSubmitInvoice(technicianId);
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
@@ -98,6 +110,12 @@ function SubmitInvoiceFormBody({ technicianId, invoice, onDone }: { technicianId
           {invoice.missionTitle ?? 'Mission'} · progression {invoice.progression} · montant validé {amount} HT
         </DialogDescription>
       </DialogHeader>
+
+      {hasIban ? null : (
+        <p role="note" className="rounded-md border border-warning/30 bg-warning-soft p-3 text-sm text-warning">
+          Aucun IBAN n’est enregistré : renseignez-le dans « Mon compte » pour recevoir le virement.
+        </p>
+      )}
 
       <Field id="invoice-reference" label="Référence de la facture" required error={errors.reference?.message}>
         <Input autoComplete="off" maxLength={INVOICE_REFERENCE_MAX} placeholder="FAC-2026-001" {...form.register('reference')} />
