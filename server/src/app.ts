@@ -43,7 +43,8 @@ function webDistDir(config: Config): string | null {
 export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
-    trustProxy: true,
+    // Only behind a known proxy: otherwise X-Forwarded-For would let a client dodge the per-IP rate limits.
+    trustProxy: config.TRUST_PROXY,
     bodyLimit: 2 * 1024 * 1024,
     requestIdHeader: false,
     genReqId: () => crypto.randomUUID(),

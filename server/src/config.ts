@@ -23,6 +23,7 @@ const envSchema = z.object({
   PRODUCT_NAME: z.string().min(1).default(PRODUCT_NAME_DEFAULT),
   CHARITY_NAME: z.string().min(1).default('Association Maillon pour la chaîne de survie'),
   WEB_DIST_DIR: z.string().optional(),
+  TRUST_PROXY: booleanFromEnv.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -44,9 +44,15 @@ function validFields(overrides: Record<string, string> = {}): Record<string, str
   };
 }
 
-function register(fields: Record<string, string>, files: Record<string, MultipartFileInput> = {}, headers: Record<string, string> = {}) {
+function register(fields: Record<string, string>, files: Record<string, MultipartFileInput> = {}, headers: Record<string, string> = {}, remoteAddress?: string) {
   const body = multipartBody(fields, files);
-  return ctx.app.inject({ method: 'POST', url: '/api/technicians/register', payload: body.payload, headers: { ...body.headers, ...headers } });
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/technicians/register',
+    payload: body.payload,
+    headers: { ...body.headers, ...headers },
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
 }
 
 async function snapshot() {
@@ -218,7 +224,11 @@ describe('POST /api/technicians/register', () => {
     expect(byIp.statusCode).toBe(429);
     expect(byIp.json().message).toBe('Trop de tentatives, réessayez dans quelques minutes');
     // Another address is not affected by the IP counter.
-    const other = await register(validFields(), {}, { 'x-forwarded-for': '203.0.113.9' });
+    // A forged X-Forwarded-For does not help (TRUST_PROXY is off)…
+    const forged = await register(validFields(), {}, { 'x-forwarded-for': '203.0.113.9' });
+    expect(forged.statusCode).toBe(429);
+    // …while a really different client address has its own counter.
+    const other = await register(validFields(), {}, {}, '203.0.113.9');
     expect(other.statusCode).toBe(201);
 
     await ctx.db.delete(rateLimits);
