@@ -100,6 +100,10 @@ test.describe('admin operations (desktop)', () => {
       await expect(page.getByRole('heading', { name: 'Techniciens', level: 1 })).toBeVisible();
       const pills = page.getByRole('radiogroup', { name: 'Statut des techniciens' });
       await expect(pills.getByRole('radio', { name: /À modérer/ })).toHaveAttribute('aria-checked', 'true');
+      await expect(page.getByRole('list', { name: 'Techniciens' })).toBeVisible();
+      await pills.getByRole('radio', { name: /Actifs/ }).click();
+      await snap(page, 'admin-technicians-desktop');
+      await pills.getByRole('radio', { name: /À modérer/ }).click();
       await page.getByLabel('Recherche', { exact: true }).fill(lastName);
       const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
       await expect(card).toHaveCount(1);
@@ -225,6 +229,8 @@ test.describe('admin operations (desktop)', () => {
       await loginAdmin(page);
       await page.goto('/admin/dashboard?tab=shipments');
       await expect(page.getByRole('heading', { name: 'Expéditions', level: 1 })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Expéditions' })).toBeVisible();
+      await snap(page, 'admin-shipments-all-desktop');
 
       // The lot is required.
       await page.getByRole('button', { name: 'Nouvelle expédition' }).click();
