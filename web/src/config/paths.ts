@@ -22,7 +22,13 @@ export const paths = {
     login: { path: '/admin/login', getHref: () => '/admin/login' },
     dashboard: {
       path: '/admin/dashboard',
-      getHref: (params: { tab?: AdminTab | string } = {}) => (params.tab ? `/admin/dashboard?tab=${params.tab}` : '/admin/dashboard'),
+      getHref: (params: { tab?: AdminTab | string; batchId?: string } = {}) => {
+        const query = new URLSearchParams();
+        if (params.tab) query.set('tab', params.tab);
+        if (params.batchId) query.set('batchId', params.batchId);
+        const text = query.toString();
+        return `/admin/dashboard${text ? `?${text}` : ''}`;
+      },
     },
   },
 } as const;
