@@ -28,7 +28,7 @@ export interface TestContext {
 }
 
 /** A fresh database (PGlite cloned from the migrated template, or a new PostgreSQL database) and the real app. */
-export async function createTestContext(env: Partial<Env> = {}): Promise<TestContext> {
+export async function createTestContext(env: Partial<Env> = {}, options: { poolSize?: number } = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maillon-data-'));
   const config = testConfig({ DATA_DIR: dataDir, ...env });
   let db: Db;
@@ -43,7 +43,7 @@ export async function createTestContext(env: Partial<Env> = {}): Promise<TestCon
     await admin.end();
     const target = new URL(url);
     target.pathname = `/${name}`;
-    const database = openPostgres(target.toString(), 4);
+    const database = openPostgres(target.toString(), options.poolSize ?? 4);
     await database.migrate();
     db = database.db;
     kind = 'postgres';
