@@ -167,7 +167,7 @@ export function LotCard({ lot, search, selection, onEdit, onAts, onEditMission }
         </Button>
         {lot.hasShipments ? (
           <Button size="sm" variant="outline" asChild>
-            <Link to={`${paths.admin.dashboard.getHref({ tab: 'shipments' })}&batchId=${lot.id}`}>
+            <Link to={paths.admin.dashboard.getHref({ tab: 'shipments', batchId: lot.id })}>
               <Truck aria-hidden="true" /> Voir Colis
             </Link>
           </Button>
