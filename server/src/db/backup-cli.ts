@@ -6,6 +6,15 @@ import { backup, restore } from './backup';
  * npm run restore -- <dir>
  * Uses DATABASE_URL when set, else the embedded database in DATA_DIR (stop the server first).
  */
+let finished = false;
+// A stalled database leaves no pending work and Node would exit quietly with 0: a backup must never fail silently.
+process.on('beforeExit', () => {
+  if (!finished) {
+    console.error('La sauvegarde ou la restauration ne s’est pas terminée.');
+    process.exit(1);
+  }
+});
+
 async function main(): Promise<void> {
   const [command, dirArg] = process.argv.slice(2);
   const target = { DATABASE_URL: process.env.DATABASE_URL || undefined, DATA_DIR: process.env.DATA_DIR ?? './data' };
@@ -22,7 +31,11 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main()
+  .then(() => {
+    finished = true;
+  })
+  .catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

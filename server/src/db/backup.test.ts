@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { count, eq } from 'drizzle-orm';
-import { openPglite, openPostgres, type Database } from './client';
+import { openPostgres, type Database } from './client';
 import { missionBatches, users } from './schema';
 import { backup, restore } from './backup';
 
@@ -35,24 +36,18 @@ async function snapshot(database: Database) {
 describe('backup and restore', () => {
   async function roundTripEmbedded() {
     const dataDir = path.join(tmp, 'embedded');
-    let database = openPglite(path.join(dataDir, 'pglite'));
-    await fill(database, dataDir);
-    const before = await snapshot(database);
-    await database.close();
-
+    const tsx = path.resolve('node_modules/.bin/tsx');
+    const bin = fs.existsSync(tsx) ? tsx : path.resolve('../node_modules/.bin/tsx');
+    const step = (...args: string[]) => execFileSync(bin, [...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+    step('test/backup-steps.ts', 'fill', dataDir);
+    const before = step('test/backup-steps.ts', 'snapshot', dataDir);
     const out = path.join(tmp, 'embedded-backup');
-    const manifest = await backup({ DATA_DIR: dataDir }, out);
-    expect(manifest.database).toBe('pglite');
-
-    database = openPglite(path.join(dataDir, 'pglite'));
-    await damage(database, dataDir);
-    expect((await snapshot(database)).lots).not.toEqual(before.lots);
-    await database.close();
-
-    await restore({ DATA_DIR: dataDir }, out);
-    database = openPglite(path.join(dataDir, 'pglite'));
-    expect(await snapshot(database)).toEqual(before);
-    await database.close();
+    step('src/db/backup-cli.ts', 'backup', out);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8')).database).toBe('pglite');
+    step('test/backup-steps.ts', 'damage', dataDir);
+    expect(step('test/backup-steps.ts', 'snapshot', dataDir)).not.toEqual(before);
+    step('src/db/backup-cli.ts', 'restore', out);
+    expect(JSON.parse(step('test/backup-steps.ts', 'snapshot', dataDir))).toEqual(JSON.parse(before));
     expect(fs.readFileSync(path.join(dataDir, 'uploads', 'cv', 'abc.pdf'), 'utf8')).toContain('%PDF-1.4');
   }
 

@@ -39,6 +39,9 @@ export async function backup(target: BackupTarget, outDir: string): Promise<Back
     databaseFile = 'database.tar.gz';
     const client = new PGlite(pgliteDir(target));
     try {
+      // The dump must wait for the database to be open (a dump requested earlier never resolves).
+      await client.waitReady;
+      await client.query('checkpoint');
       const dump = await client.dumpDataDir('gzip');
       await fs.writeFile(path.join(outDir, databaseFile), Buffer.from(await dump.arrayBuffer()));
     } finally {
