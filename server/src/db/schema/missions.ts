@@ -58,6 +58,8 @@ export const missions = pgTable(
     tags: text().array().notNull().default(sql`'{}'::text[]`),
     status: text().notNull().default('draft'),
     batchId: uuid().references(() => missionBatches.id, { onDelete: 'set null' }),
+    /** The lot a device was in when that lot finished without it (it then moved to the system lot). */
+    originBatchId: uuid().references(() => missionBatches.id, { onDelete: 'set null' }),
     serialNumber: text(),
     clientName: text(),
     defibrillatorModel: text(),
@@ -76,6 +78,7 @@ export const missions = pgTable(
   (t) => [
     check('missions_status_check', sql.raw(`status in (${sqlList(MISSION_STATUSES)})`)),
     index('missions_batch_idx').on(t.batchId),
+    index('missions_origin_batch_idx').on(t.originBatchId),
     index('missions_status_idx').on(t.status, t.createdAt),
     index('missions_department_idx').on(t.department),
   ],

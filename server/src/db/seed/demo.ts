@@ -260,7 +260,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<{ technicianEmail: string
     for (const id of parisOuest.missionIds) await tx.update(t.missions).set({ status: 'completed' }).where(eqMission(id));
     for (const id of villeurbanne.missionIds.slice(0, 4)) await tx.update(t.missions).set({ status: 'completed' }).where(eqMission(id));
     // The undone Villeurbanne device went to the system lot when the lot was finished.
-    await tx.update(t.missions).set({ status: 'cancelled', batchId: system!.id }).where(eqMission(villeurbanne.missionIds[4]!));
+    await tx.update(t.missions).set({ status: 'cancelled', batchId: system!.id, originBatchId: villeurbanne.id }).where(eqMission(villeurbanne.missionIds[4]!));
     // A finished lot keeps the figures it had at its finish (5 devices, 4 done).
     await tx.update(t.missionBatches).set({ defibrillatorsSum: 1 }).where(eqId(system!.id));
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { APPLICATION_PILL_STATUSES, APPLICATION_PILLS, type ApplicationPill, type ApplicationStatus } from '@maillon/common/enums';
@@ -227,6 +227,7 @@ async function getTreatedDevices(db: Db, pairs: { batchId: string; technicianId:
     .select({
       id: missions.id,
       batchId: missions.batchId,
+      originBatchId: missions.originBatchId,
       serialNumber: missions.serialNumber,
       clientName: missions.clientName,
       status: missions.status,
@@ -235,14 +236,15 @@ async function getTreatedDevices(db: Db, pairs: { batchId: string; technicianId:
     })
     .from(missions)
     .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), inArray(technicianMissionData.technicianId, technicianIds)))
-    .where(inArray(missions.batchId, batchIds))
+    // Devices left undone moved to the system lot at the finish; originBatchId keeps them in their lot's history.
+    .where(or(inArray(missions.batchId, batchIds), inArray(missions.originBatchId, batchIds)))
     .orderBy(missions.serialNumber, missions.id);
   for (const pair of pairs) {
     const key = `${pair.batchId}:${pair.technicianId}`;
     if (result.has(key)) continue;
     const byMission = new Map<string, TreatedDevice>();
     for (const row of rows) {
-      if (row.batchId !== pair.batchId) continue;
+      if (row.batchId !== pair.batchId && row.originBatchId !== pair.batchId) continue;
       const doneByTechnician = row.technicianId === pair.technicianId && row.isCompleted === true;
       const current = byMission.get(row.id);
       const done = row.status === 'completed' || doneByTechnician || Boolean(current?.done);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { applicationSchema, technicianApplicationSchema } from '@maillon/common/schemas/applications';
 import { applications, learningResources, missionBatches, missions, resourceViews, technicianMissionData } from '../../db/schema';
+import { finishApplication, recruitApplication, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
 let ctx: TestContext;
@@ -262,6 +263,25 @@ describe('GET /api/applications', () => {
       { id: missionIds[0], serialNumber: 'SN-0', clientName: 'Client 0', done: true },
       { id: missionIds[1], serialNumber: 'SN-1', clientName: 'Client 1', done: true },
       { id: missionIds[2], serialNumber: 'SN-2', clientName: 'Client 2', done: false },
+    ]);
+  });
+
+  it('keeps the undone devices of a lot finished through the lifecycle (moved to the system lot) as "Non traité"', async () => {
+    const a = await trainedTechnician();
+    const { lot, missionIds } = await createLot({ title: 'Lot fini partiellement', priceCents: 60_000 }, 2);
+    const [application] = await ctx.db.insert(applications).values({ batchId: lot.id, technicianId: a.technician.id }).returning();
+    await ctx.db.transaction(async (tx) => {
+      await recruitApplication(tx, { applicationId: application!.id });
+      await saveMissionProgress(tx, { missionId: missionIds[0]!, technicianId: a.technician.id, patch: { isCompleted: true } });
+      await finishApplication(tx, { applicationId: application!.id, force: true });
+    });
+    const [moved] = await ctx.db.select().from(missions).where(eq(missions.id, missionIds[1]!));
+    expect(moved!.batchId).not.toBe(lot.id);
+    const response = await as(ctx.app, a.cookie)({ method: 'GET', url: '/api/applications?status=Termin%C3%A9' });
+    const finished = technicianApplicationSchema.array().parse(response.json()).find((x) => x.lot.id === lot.id);
+    expect(finished!.devices).toEqual([
+      { id: missionIds[0], serialNumber: 'SN-0', clientName: 'Client 0', done: true },
+      { id: missionIds[1], serialNumber: 'SN-1', clientName: 'Client 1', done: false },
     ]);
   });
 

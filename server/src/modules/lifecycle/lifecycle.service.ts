@@ -256,7 +256,7 @@ export async function finishApplication(tx: DbOrTx, { applicationId, force }: { 
     const systemLotId = await ensureSystemLot(tx);
     await tx
       .update(missions)
-      .set({ status: 'cancelled', batchId: systemLotId })
+      .set({ status: 'cancelled', batchId: systemLotId, originBatchId: lot.id })
       .where(inArray(missions.id, leftovers.map((m) => m.id)));
     await recomputeBatchFigures(tx, systemLotId);
   }
