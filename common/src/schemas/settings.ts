@@ -48,3 +48,16 @@ export const outboxEmailSchema = z.object({
   sentAt: z.string().nullable(),
 });
 export type OutboxEmail = z.infer<typeof outboxEmailSchema>;
+
+/** GET /api/admin/audit: one sensitive admin action, newest first. */
+export const auditEntrySchema = z.object({
+  id: z.string().uuid(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  entity: z.string(),
+  entityId: z.string().nullable(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminSettingsSchema, outboxEmailSchema } from '@maillon/common/schemas/settings';
+import { adminSettingsSchema, auditEntrySchema, outboxEmailSchema } from '@maillon/common/schemas/settings';
 import { pageQuery, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
-import { getAdminSettings, listOutboxEmails } from './settings.service';
+import { getAdminSettings, listAuditEntries, listOutboxEmails } from './settings.service';
 
 /** Admin settings: account, mail provider (outbox), integrations (issue 8). */
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -18,6 +18,16 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'admin' }, schema: { querystring: z.object(pageQuery), response: { 200: z.array(outboxEmailSchema) } } },
     async (request, reply) => {
       const { items, total } = await listOutboxEmails(app.db, request.query);
+      setTotal(reply, total);
+      return items;
+    },
+  );
+
+  app.get(
+    '/api/admin/audit',
+    { config: { access: 'admin' }, schema: { querystring: z.object(pageQuery), response: { 200: z.array(auditEntrySchema) } } },
+    async (request, reply) => {
+      const { items, total } = await listAuditEntries(app.db, request.query);
       setTotal(reply, total);
       return items;
     },

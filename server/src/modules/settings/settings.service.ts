@@ -2,12 +2,12 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { count, desc, max, notInArray } from 'drizzle-orm';
+import { count, desc, eq, max, notInArray } from 'drizzle-orm';
 import type { EmailStatus } from '@maillon/common/enums';
-import type { AdminSettings, OutboxEmail } from '@maillon/common/schemas/settings';
+import type { AdminSettings, AuditEntry, OutboxEmail } from '@maillon/common/schemas/settings';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { emailOutbox, jobs } from '../../db/schema';
+import { auditLog, emailOutbox, jobs, users } from '../../db/schema';
 
 const MAX_WALKED_ENTRIES = 200_000;
 
@@ -114,4 +114,31 @@ export async function listOutboxEmails(
     })),
     total: Number(total?.n ?? 0),
   };
+}
+
+/** The append-only audit trail, newest first, with the acting account's e-mail. */
+export async function listAuditEntries(
+  db: Db,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<{ items: AuditEntry[]; total: number }> {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: auditLog.id,
+        actorEmail: users.email,
+        action: auditLog.action,
+        entity: auditLog.entity,
+        entityId: auditLog.entityId,
+        before: auditLog.before,
+        after: auditLog.after,
+        createdAt: auditLog.createdAt,
+      })
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.actorUserId))
+      .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(auditLog),
+  ]);
+  return { items: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), total: Number(total?.n ?? 0) };
 }

@@ -119,3 +119,30 @@ describe('access', () => {
     }
   });
 });
+
+describe('GET /api/admin/audit', () => {
+  it('lists sensitive actions with who did them, newest first; admin only', async () => {
+    const local = await createTestContext();
+    try {
+      const admin = await createAdmin(local.db);
+      const cookie = await login(local.app, admin.email);
+      const { technician } = await createTechnician(local.db, { status: 'pending' });
+      const approve = await as(local.app, cookie)({ method: 'PATCH', url: `/api/technicians/${technician.id}/approve` });
+      expect(approve.statusCode).toBe(200);
+      const response = await as(local.app, cookie)({ method: 'GET', url: '/api/admin/audit?limit=5' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['x-total-count']).toBe('1');
+      const [entry] = response.json() as { actorEmail: string; action: string; entityId: string; before: string; after: string }[];
+      expect(entry).toMatchObject({ actorEmail: admin.email, entityId: technician.id });
+      expect(entry!.action).toMatch(/approve/);
+      expect(JSON.parse(entry!.before)).toMatchObject({ status: 'pending' });
+      expect(JSON.parse(entry!.after)).toMatchObject({ status: 'active' });
+
+      const techCookie = await login(local.app, technician.email);
+      expect((await as(local.app, techCookie)({ method: 'GET', url: '/api/admin/audit' })).statusCode).toBe(403);
+      expect((await as(local.app, null)({ method: 'GET', url: '/api/admin/audit' })).statusCode).toBe(401);
+    } finally {
+      await local.close();
+    }
+  });
+});

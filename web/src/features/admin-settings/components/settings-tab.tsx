@@ -10,6 +10,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useLogout } from '@/features/auth/api/logout';
 import { useAdminSettings } from '../api/get-admin-settings';
+import { AuditTrail } from './audit-trail';
 import { OutboxEmails } from './outbox-emails';
 
 const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' });
@@ -186,6 +187,23 @@ export function SettingsTab() {
             </CardHeader>
             <CardContent>
               <OutboxEmails />
+            </CardContent>
+          </Card>
+        </section>
+
+        <section aria-labelledby="settings-audit" className="grid gap-4">
+          <h2 id="settings-audit" className="text-lg font-semibold">
+            Journal d'audit
+          </h2>
+          <Card>
+            <CardHeader>
+              <CardDescription>
+                Chaque action sensible (modération des techniciens, sélection, paiements, suppressions) avec son auteur et l'état
+                avant / après. Le journal ne peut pas être modifié.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <AuditTrail />
             </CardContent>
           </Card>
         </section>
