@@ -170,6 +170,7 @@ describe('upload corpus', () => {
     const files = await ctx.db.select().from(storedFiles);
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
+      // eslint-disable-next-line no-control-regex -- the point is to prove control characters are gone
       expect(file.originalName).not.toMatch(/[/\\\u0000\u202e]/);
       expect(file.originalName.length).toBeLessThanOrEqual(130);
       if (file.technicianId !== world.a.ids.technician) continue;
