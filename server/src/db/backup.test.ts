@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,9 +37,12 @@ async function snapshot(database: Database) {
 describe('backup and restore', () => {
   async function roundTripEmbedded() {
     const dataDir = path.join(tmp, 'embedded');
-    const tsx = path.resolve('node_modules/.bin/tsx');
-    const bin = fs.existsSync(tsx) ? tsx : path.resolve('../node_modules/.bin/tsx');
-    const step = (...args: string[]) => execFileSync(bin, [...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+    // Paths from this file, whatever the working directory (CI runs vitest from the repository root).
+    const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const tsx = path.join(serverDir, 'node_modules/.bin/tsx');
+    const bin = fs.existsSync(tsx) ? tsx : path.join(serverDir, '../node_modules/.bin/tsx');
+    const step = (script: string, ...args: string[]) =>
+      execFileSync(bin, [path.join(serverDir, script), ...args], { cwd: serverDir, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
     step('test/backup-steps.ts', 'fill', dataDir);
     const before = step('test/backup-steps.ts', 'snapshot', dataDir);
     const out = path.join(tmp, 'embedded-backup');

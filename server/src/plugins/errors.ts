@@ -27,6 +27,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** PostgreSQL "data exception" (class 22: NUL byte in text, value out of range, bad date…): the input's fault. */
+function isInvalidDataForDatabase(error: unknown): boolean {
+  for (let current = error as { code?: string; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth += 1) {
+    if (typeof current.code === 'string' && /^22[0-9A-Z]{3}$/.test(current.code)) return true;
+    current = current.cause as typeof current;
+  }
+  return false;
+}
+
 /** A cut or garbled multipart body (busboy): the client's fault, never a 500. */
 function isMalformedMultipart(error: { code?: string; message?: string }): boolean {
   if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return true;
@@ -71,6 +80,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         .status(503)
         .header('Retry-After', '2')
         .send({ message: 'Service momentanément indisponible, réessayez dans quelques secondes', code: 'SERVICE_UNAVAILABLE' });
+    }
+    if (isInvalidDataForDatabase(error)) {
+      request.log.warn({ err: error, requestId: request.id }, 'input refused by the database');
+      return reply.status(400).send({ message: 'Données invalides (caractères ou valeurs non acceptés)', code: 'BAD_REQUEST' });
     }
     if (isMalformedMultipart(error)) {
       return reply.status(400).send({ message: 'Le formulaire envoyé est incomplet ou mal formé', code: 'BAD_REQUEST' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from './errors';
-import { createTechnician, createTestContext, login, TEST_ORIGIN, TEST_PASSWORD, type TestContext } from '../../test/helpers';
+import { createAdmin, createTechnician, createTestContext, login, TEST_ORIGIN, TEST_PASSWORD, type TestContext } from '../../test/helpers';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -66,5 +66,15 @@ describe('database outages', () => {
     expect(isDatabaseUnavailable({ code: '57P01', message: 'terminating connection due to administrator command' })).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable({ code: '23505', message: 'duplicate key' })).toBe(false);
+  });
+});
+
+describe('input the database refuses', () => {
+  it('answers 400, not 500, for a NUL byte in a search', async () => {
+    const admin = await createAdmin(ctx.db);
+    const cookie = await login(ctx.app, admin.email);
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/missions?search=a%00b', headers: { cookie, origin: TEST_ORIGIN } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'BAD_REQUEST' });
   });
 });
