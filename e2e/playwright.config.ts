@@ -51,6 +51,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SEED_DEMO: 'true',
+      INGEST_API_KEY: 'cle-ingestion-e2e-0123456789',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       PUBLIC_URL: `http://localhost:${PORT}`,
