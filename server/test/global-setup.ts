@@ -5,14 +5,14 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrationsFolder } from '../src/db/client';
+import { migrationsFolder, PGLITE_EXTENSIONS } from '../src/db/client';
 
 /** Migrates one embedded database and saves it as a template every test file clones (fast, isolated). */
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'maillon-test-'));
   const templateFile = path.join(dir, 'template.tar.gz');
   if (!process.env.TEST_DATABASE_URL) {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await migrate(drizzle(client, { casing: 'snake_case' }), { migrationsFolder: migrationsFolder() });
     const dump = await client.dumpDataDir('gzip');
     fs.writeFileSync(templateFile, Buffer.from(await dump.arrayBuffer()));

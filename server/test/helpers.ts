@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { testConfig, type Env } from '../src/config';
-import { openPostgres, type Db } from '../src/db/client';
+import { openPostgres, PGLITE_EXTENSIONS, type Db } from '../src/db/client';
 import * as schema from '../src/db/schema';
 import { buildApp } from '../src/app';
 import { hashPassword } from '../src/lib/passwords';
@@ -56,7 +56,7 @@ export async function createTestContext(env: Partial<Env> = {}, options: { poolS
     };
   } else {
     const template = fs.readFileSync(inject('pgliteTemplate'));
-    const client = new PGlite({ loadDataDir: new Blob([template]) });
+    const client = new PGlite({ loadDataDir: new Blob([template]), extensions: PGLITE_EXTENSIONS });
     db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
     kind = 'pglite';
     closeDb = () => client.close();

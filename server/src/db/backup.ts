@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLITE_EXTENSIONS } from './client';
 
 const run = promisify(execFile);
 
@@ -37,7 +38,7 @@ export async function backup(target: BackupTarget, outDir: string): Promise<Back
   } else {
     database = 'pglite';
     databaseFile = 'database.tar.gz';
-    const client = new PGlite(pgliteDir(target));
+    const client = new PGlite(pgliteDir(target), { extensions: PGLITE_EXTENSIONS });
     try {
       // The dump must wait for the database to be open (a dump requested earlier never resolves).
       await client.waitReady;
@@ -74,7 +75,7 @@ export async function restore(target: BackupTarget, fromDir: string): Promise<Ba
       if (error.code !== 'ENOENT') throw error;
     });
     try {
-      const client = new PGlite(dir, { loadDataDir: new Blob([await fs.readFile(file)]) });
+      const client = new PGlite(dir, { loadDataDir: new Blob([await fs.readFile(file)]), extensions: PGLITE_EXTENSIONS });
       await client.query('select 1');
       await client.close();
       await fs.rm(aside, { recursive: true, force: true });

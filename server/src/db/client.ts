@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -35,9 +36,12 @@ export function migrationsFolder(): string {
 
 const options = { schema, casing: 'snake_case' as const };
 
+/** Extensions the migrations use (trigram search), loaded into every embedded database. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 export function openPglite(dataDir?: string): Database {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
+  const client = new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS });
   const db = drizzlePglite(client, options) as unknown as Db;
   return {
     db,

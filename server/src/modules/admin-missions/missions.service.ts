@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { eurosToCents } from '@maillon/common/format';
 import type { MissionStatus } from '@maillon/common/enums';
 import { VISIT_TYPES_MISSION_EDIT } from '@maillon/common/reference-lists';
@@ -16,19 +16,17 @@ const LOT_NOT_FOUND = 'Lot introuvable';
 const COMPLETED_LOT = 'Impossible de modifier les missions d’un lot terminé';
 
 /** The spec's search fields (02 §2) plus the client name, case-insensitive. */
+/**
+ * Case-insensitive search over the mission's text fields. The expression is exactly the one of the trigram index
+ * `missions_search_trgm_idx` (migration 0003), so the search uses the index instead of reading every mission.
+ */
 export function missionSearchFilter(search: string): SQL {
-  const pattern = likePattern(search);
-  return or(
-    ilike(missions.title, pattern),
-    ilike(missions.description, pattern),
-    ilike(missions.location, pattern),
-    ilike(missions.department, pattern),
-    ilike(missions.serialNumber, pattern),
-    ilike(missions.defibrillatorModel, pattern),
-    ilike(missions.visitType, pattern),
-    ilike(missions.observations, pattern),
-    ilike(missions.clientName, pattern),
-  )!;
+  const pattern = likePattern(search.toLowerCase());
+  return sql`lower(
+    coalesce(${missions.title}, '') || ' ' || coalesce(${missions.description}, '') || ' ' || coalesce(${missions.location}, '') || ' ' ||
+    coalesce(${missions.department}, '') || ' ' || coalesce(${missions.serialNumber}, '') || ' ' || coalesce(${missions.defibrillatorModel}, '') || ' ' ||
+    coalesce(${missions.visitType}, '') || ' ' || coalesce(${missions.observations}, '') || ' ' || coalesce(${missions.clientName}, '')
+  ) like ${pattern}`;
 }
 
 export interface MissionListFilters {
