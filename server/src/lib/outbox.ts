@@ -40,7 +40,8 @@ export async function processOutbox(db: Db, config: Pick<Config, 'SMTP_URL' | 'M
   const due = await db
     .select()
     .from(emailOutbox)
-    .where(and(eq(emailOutbox.status, 'pending'), lte(emailOutbox.nextAttemptAt, new Date())))
+    // The database's clock decides what is due: rows get their default next_attempt_at from it, in microseconds.
+    .where(and(eq(emailOutbox.status, 'pending'), lte(emailOutbox.nextAttemptAt, sql`now()`)))
     .orderBy(asc(emailOutbox.createdAt))
     .limit(20);
   if (due.length === 0) return result;
