@@ -15,6 +15,7 @@ if (process.env.TEST_DATABASE_URL) {
   console.log('TEST_DATABASE_URL absent : la passe PostgreSQL est sautée (CI la lance toujours).');
 }
 steps.push(['Build', 'npm', ['run', 'build']]);
+steps.push(['Poids des bundles par espace', 'node', ['scripts/bundle-report.mjs', 'web/dist']]);
 steps.push(['Tests navigateur (Playwright)', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts']]);
 
 const results = [];

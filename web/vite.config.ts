@@ -11,6 +11,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     reportCompressedSize: true,
+    // scripts/bundle-report.mjs reads the manifest to size each area (public, technician, admin).
+    manifest: true,
     chunkSizeWarningLimit: 400,
   },
   test: {

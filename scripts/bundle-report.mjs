@@ -1,0 +1,65 @@
+// Gzip size of the JavaScript each area downloads (entry + its route chunks + every lazy tab), from Vite's manifest,
+// and a check that the technician area never loads admin code (and the reverse). Budgets from issue 10 are reported;
+// the separation is enforced (exit 1).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const dist = path.resolve(process.argv[2] ?? 'web/dist');
+const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+const gzip = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+
+function closure(keys, { dynamic }) {
+  const seen = new Set();
+  const stack = [...keys];
+  while (stack.length) {
+    const key = stack.pop();
+    if (seen.has(key) || !manifest[key]) continue;
+    seen.add(key);
+    for (const next of manifest[key].imports ?? []) stack.push(next);
+    // The entry's lazy routes are other areas: only an area's own chunks are followed into their lazy tabs.
+    if (dynamic && !manifest[key].isEntry) for (const next of manifest[key].dynamicImports ?? []) stack.push(next);
+  }
+  return seen;
+}
+
+const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
+const route = (file) => `src/app/routes/${file}`;
+// The dashboards are lazy chunks of the router; find them by the tabs they load.
+const chunkLoading = (feature) =>
+  Object.keys(manifest).find((k) => (manifest[k].dynamicImports ?? []).some((d) => d.includes(`features/${feature}/`)));
+const technicianDashboard = chunkLoading('find-missions');
+const adminDashboard = chunkLoading('admin-moderation');
+const areas = {
+  'public: landing': { keys: [entry], dynamic: false, budget: 100 },
+  'public: technician login': { keys: [entry, route('technician/login.tsx')], dynamic: false, budget: 100 },
+  'public: register': { keys: [entry, route('technician/register.tsx')], dynamic: false, budget: 100 },
+  'public: admin login': { keys: [entry, route('admin/login.tsx')], dynamic: false, budget: 100 },
+  'technician area (all tabs)': { keys: [entry, technicianDashboard], dynamic: true, budget: 200 },
+  'admin area (all tabs)': { keys: [entry, adminDashboard], dynamic: true, budget: 300 },
+};
+
+const sizes = {};
+const rows = [];
+for (const [name, area] of Object.entries(areas)) {
+  // The entry's own lazy routes are not part of an area unless the area is that route.
+  const keys = closure(area.keys.filter((k) => manifest[k]), { dynamic: false });
+  if (area.dynamic) for (const k of area.keys.slice(1)) for (const c of closure([k], { dynamic: true })) keys.add(c);
+  const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
+  const kb = files.reduce((sum, f) => sum + gzip(f), 0) / 1024;
+  sizes[name] = { keys, kb };
+  rows.push(`| ${name} | ${kb.toFixed(1)} KB | ${area.budget} KB | ${kb <= area.budget ? 'ok' : 'over'} |`);
+}
+
+const technicianKeys = sizes['technician area (all tabs)'].keys;
+const adminKeys = sizes['admin area (all tabs)'].keys;
+const leaks = [...technicianKeys].filter((k) => k.includes('features/admin-') || k.includes('routes/admin/'));
+const reverse = [...adminKeys].filter((k) => /features\/(training|find-missions|applications|revenue|packages|profile)\//.test(k));
+
+console.log('| area | gzip JS | budget | |\n| --- | ---: | ---: | --- |');
+console.log(rows.join('\n'));
+if (leaks.length || reverse.length) {
+  console.error(`Admin code in the technician area: ${leaks.join(', ') || 'none'}; technician code in the admin area: ${reverse.join(', ') || 'none'}`);
+  process.exit(1);
+}
+console.log('Separation: the technician area loads no admin code, the admin area no technician tab.');
