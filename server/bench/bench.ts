@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
@@ -78,7 +78,9 @@ async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
 
 function startServer(env: Record<string, string>, port: number): ChildProcess {
   const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn' },
+    // TRUST_PROXY lets the login load spread over many client addresses (X-Forwarded-For) instead of hitting the
+    // per-IP login limit, which is what a real crowd of technicians looks like.
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return child;
@@ -160,7 +162,12 @@ async function benchLogin(base: string, connections: number): Promise<Row> {
         path: '/api/auth/login',
         setupRequest: (req) => ({
           ...req,
-          headers: { ...req.headers, 'content-type': 'application/json', origin: base },
+          headers: {
+            ...req.headers,
+            'content-type': 'application/json',
+            origin: base,
+            'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+          },
           body: JSON.stringify({ email: `tech${1 + Math.floor(Math.random() * 400)}@bench.maillon.test`, password: SCALE_PASSWORD }),
         }),
         onResponse: (status) => {
@@ -199,6 +206,8 @@ function table(title: string, rows: Row[]): string {
 async function ensureSeeded(target: { DATABASE_URL?: string; DATA_DIR: string }, factor: number): Promise<void> {
   const database = openDatabase(target);
   await database.migrate();
+  // Counters of a previous run would throttle this run's logins.
+  await database.db.execute(sql`delete from rate_limits`);
   const [row] = await database.db.select({ n: count() }).from(missions);
   if ((row?.n ?? 0) === 0) {
     console.log(`Remplissage (${database.kind}, facteur ${factor})…`);
@@ -216,7 +225,8 @@ async function runPass(label: string, env: Record<string, string>, connections: 
     for (let i = 1; i <= 32; i += 1) technicians.push(await loginAs(base, `tech${i * 7}@bench.maillon.test`));
     const admin = [await loginAs(base, SCALE_ADMIN_EMAIL)];
     const rows: Row[] = [];
-    for (const endpoint of ENDPOINTS) {
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+    for (const endpoint of ENDPOINTS.filter((e) => !only || only.test(e.name))) {
       console.log(`${label} — ${endpoint.name}…`);
       rows.push(await benchEndpoint(base, endpoint, endpoint.area === 'admin' ? admin : technicians, connections, port + 1));
     }
@@ -239,6 +249,11 @@ async function main(): Promise<void> {
   await ensureSeeded({ DATABASE_URL: baseUrl, DATA_DIR: os.tmpdir() }, 1);
   const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')) }, 32, 3300);
 
+  if (process.env.BENCH_ONLY) {
+    // A partial run (one optimisation at a time) prints its table without touching the published results.
+    console.log(`\n${table('PostgreSQL — run partiel', pgRows)}\n`);
+    return;
+  }
   const embeddedDir = process.env.BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), 'maillon-bench-pglite');
   await ensureSeeded({ DATA_DIR: embeddedDir }, 0.1);
   const pgliteRows = await runPass('PGlite', { DATABASE_URL: '', DATA_DIR: embeddedDir }, 20, 3310);

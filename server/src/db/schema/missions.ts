@@ -39,6 +39,7 @@ export const missionBatches = pgTable(
     check('mission_batches_tags_check', sql`cardinality(${t.tags}) <= 2`),
     check('mission_batches_price_check', sql`${t.priceCents} >= 0`),
     index('mission_batches_listing_idx').on(t.visibility, t.status, t.createdAt),
+    index('mission_batches_status_created_idx').on(t.status, t.createdAt, t.id).where(sql`not is_system`),
     index('mission_batches_departments_idx').using('gin', t.departments),
     index('mission_batches_tags_idx').using('gin', t.tags),
     uniqueIndex('mission_batches_single_system_idx').on(t.isSystem).where(sql`is_system`),

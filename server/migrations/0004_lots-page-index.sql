@@ -1,0 +1,1 @@
+CREATE INDEX "mission_batches_status_created_idx" ON "mission_batches" USING btree ("status","created_at","id") WHERE not is_system;
