@@ -34,6 +34,7 @@ export const invoices = pgTable(
     check('invoices_status_check', sql.raw(`status in (${sqlList(INVOICE_STATUSES)})`)),
     index('invoices_technician_idx').on(t.technicianId, t.status),
     index('invoices_status_idx').on(t.status, t.createdAt),
+    index('invoices_created_idx').on(t.createdAt, t.id),
     uniqueIndex('invoices_batch_technician_idx').on(t.batchId, t.technicianId),
   ],
 );

@@ -143,6 +143,7 @@ export const shipments = pgTable(
     index('shipments_technician_idx').on(t.technicianId, t.status),
     index('shipments_batch_idx').on(t.batchId),
     index('shipments_status_idx').on(t.status, t.createdAt),
+    index('shipments_created_idx').on(t.createdAt, t.id),
   ],
 );
 

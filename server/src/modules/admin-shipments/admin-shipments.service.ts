@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_CARRIER } from '@maillon/common/constants';
 import type { ShipmentStatus } from '@maillon/common/enums';
 import {
@@ -84,7 +84,7 @@ export async function listShipments(
       .from(shipments)
       .leftJoin(technicians, eq(technicians.id, shipments.technicianId))
       .where(where)
-      .orderBy(desc(shipments.createdAt), asc(shipments.id))
+      .orderBy(desc(shipments.createdAt), desc(shipments.id))
       .limit(query.limit)
       .offset(query.offset),
     db.select({ n: count() }).from(shipments).leftJoin(technicians, eq(technicians.id, shipments.technicianId)).where(where),
