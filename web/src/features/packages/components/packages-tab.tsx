@@ -1,9 +1,9 @@
 import { useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Info, PackageOpen, X } from 'lucide-react';
-import { STORAGE_PREFIX } from '@maillon/common/constants';
+import { PackageOpen } from 'lucide-react';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Button } from '@/components/ui/button';
+import { DismissibleNotice } from '@/components/ui/dismissible-notice';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/feedback';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -13,40 +13,8 @@ import { useParcels } from '../api/get-parcels';
 import { useReceiveParcel } from '../api/receive-parcel';
 import { ParcelCard } from './parcel-card';
 
-const NOTICE_KEY = `${STORAGE_PREFIX}packages-notice-dismissed`;
 const SEARCH_DELAY_MS = 300;
 
-function readDismissed(): boolean {
-  try {
-    return localStorage.getItem(NOTICE_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-function ResponsibilityNotice() {
-  const [dismissed, setDismissed] = useState(readDismissed);
-  if (dismissed) return null;
-  const dismiss = () => {
-    setDismissed(true);
-    try {
-      localStorage.setItem(NOTICE_KEY, '1');
-    } catch {
-      // Private mode: hidden for this visit only.
-    }
-  };
-  return (
-    <div role="note" className="mb-4 flex items-start gap-3 rounded-lg border border-info/20 bg-info-soft p-3 text-sm">
-      <Info className="mt-0.5 size-4 shrink-0 text-info" aria-hidden="true" />
-      <p className="min-w-0 flex-1">
-        Une fois un colis marqué comme reçu, vous êtes légalement responsable du matériel qu’il contient jusqu’à son utilisation ou son retour.
-      </p>
-      <Button variant="ghost" size="icon" className="-my-2 -mr-2 shrink-0" aria-label="Fermer l’information" onClick={dismiss}>
-        <X aria-hidden="true" />
-      </Button>
-    </div>
-  );
-}
 
 function ParcelList({ technicianId, search }: { technicianId: string; search: string }) {
   const parcels = useParcels(technicianId, search);
@@ -115,7 +83,9 @@ export function PackagesTab({ technician }: TechnicianTabProps) {
   return (
     <section>
       <PageHeader title="Mes réceptions colis" description="Le matériel envoyé pour vos missions, en point relais." />
-      <ResponsibilityNotice />
+      <DismissibleNotice storageKey="packages-notice-dismissed">
+        Une fois un colis marqué comme reçu, vous êtes légalement responsable du matériel qu’il contient jusqu’à son utilisation ou son retour.
+      </DismissibleNotice>
       <div className="mb-4">
         <Field id={searchId} label="Rechercher un colis">
           <Input

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { ArrowLeftRight, Info, ReceiptText, X } from 'lucide-react';
-import { STORAGE_PREFIX } from '@maillon/common/constants';
+import { ArrowLeftRight, ReceiptText } from 'lucide-react';
 import type { TechnicianInvoice } from '@maillon/common/schemas/money';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Button } from '@/components/ui/button';
+import { DismissibleNotice } from '@/components/ui/dismissible-notice';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/feedback';
 import type { TechnicianTabProps } from '@/types/tabs';
 import { useTechnicianInvoices } from '../api/get-invoices';
@@ -13,39 +13,6 @@ import { RevenueTotals } from './revenue-totals';
 import { SubmitInvoiceDialog } from './submit-invoice-dialog';
 import { TransferCard } from './transfer-card';
 
-const NOTICE_KEY = `${STORAGE_PREFIX}revenue-notice-dismissed`;
-
-function readDismissed(): boolean {
-  try {
-    return localStorage.getItem(NOTICE_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-function TaxNotice() {
-  const [dismissed, setDismissed] = useState(readDismissed);
-  if (dismissed) return null;
-  const dismiss = () => {
-    setDismissed(true);
-    try {
-      localStorage.setItem(NOTICE_KEY, '1');
-    } catch {
-      // Private mode: hidden for this visit only.
-    }
-  };
-  return (
-    <div role="note" className="mb-4 flex items-start gap-3 rounded-lg border border-info/20 bg-info-soft p-3 text-sm">
-      <Info className="mt-0.5 size-4 shrink-0 text-info" aria-hidden="true" />
-      <p className="min-w-0 flex-1">
-        Tous les montants sont exprimés hors taxes (HT), sauf les virements, qui indiquent les sommes réellement versées.
-      </p>
-      <Button variant="ghost" size="icon" className="-my-2 -mr-2 shrink-0" aria-label="Fermer l’information" onClick={dismiss}>
-        <X aria-hidden="true" />
-      </Button>
-    </div>
-  );
-}
 
 function ListSkeleton() {
   return (
@@ -109,7 +76,9 @@ export function RevenueTab({ technician }: TechnicianTabProps) {
   return (
     <section>
       <PageHeader title="Revenus & Virements" description="Vos factures de missions et les virements de l’association." />
-      <TaxNotice />
+      <DismissibleNotice storageKey="revenue-notice-dismissed">
+        Tous les montants sont exprimés hors taxes (HT), sauf les virements, qui indiquent les sommes réellement versées.
+      </DismissibleNotice>
       <RevenueTotals technicianId={technician.id} />
       <div className="grid gap-8 lg:grid-cols-2 lg:gap-6">
         <section aria-labelledby="revenue-invoices-title">
