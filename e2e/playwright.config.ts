@@ -15,7 +15,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  // list for people; json (PLAYWRIGHT_JSON_OUTPUT_NAME) for the totals line of scripts/test-all.mjs.
+  reporter: [['list'], ['json']],
   use: {
     baseURL: `http://localhost:${PORT}`,
     locale: 'fr-FR',

@@ -1,22 +1,45 @@
 // The whole test suite, in order: type-check, lint, unit and API tests on PGlite, the same API tests on
 // PostgreSQL when TEST_DATABASE_URL is set, then Playwright on the built app.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+// Each runner also writes a JSON report; the totals are printed last as one "N passed, N failed" line.
+const reports = 'test-results/reports';
+fs.rmSync(reports, { recursive: true, force: true });
+fs.mkdirSync(reports, { recursive: true });
+const vitest = (root, name) => ['vitest', 'run', '--root', root, '--reporter=default', '--reporter=json', `--outputFile.json=${process.cwd()}/${reports}/vitest-${name}.json`];
 
 const steps = [
   ['Type-check', 'npm', ['run', 'typecheck']],
   ['Lint', 'npx', ['eslint', '.', '--max-warnings=0']],
-  ['Tests shared (Vitest)', 'npx', ['vitest', 'run', '--root', 'common']],
-  ['Tests web (Vitest)', 'npx', ['vitest', 'run', '--root', 'web']],
-  ['Tests API sur PGlite (Vitest)', 'npx', ['vitest', 'run', '--root', 'server'], { TEST_DATABASE_URL: '' }],
+  ['Tests shared (Vitest)', 'npx', vitest('common', 'common')],
+  ['Tests web (Vitest)', 'npx', vitest('web', 'web')],
+  ['Tests API sur PGlite (Vitest)', 'npx', vitest('server', 'server-pglite'), { TEST_DATABASE_URL: '' }],
 ];
 if (process.env.TEST_DATABASE_URL) {
-  steps.push(['Tests API sur PostgreSQL (Vitest)', 'npx', ['vitest', 'run', '--root', 'server'], {}]);
+  steps.push(['Tests API sur PostgreSQL (Vitest)', 'npx', vitest('server', 'server-postgres'), {}]);
 } else {
   console.log('TEST_DATABASE_URL absent : la passe PostgreSQL est sautée (CI la lance toujours).');
 }
 steps.push(['Build', 'npm', ['run', 'build']]);
 steps.push(['Poids des bundles par espace', 'node', ['scripts/bundle-report.mjs', 'web/dist']]);
-steps.push(['Tests navigateur (Playwright)', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts']]);
+steps.push(['Tests navigateur (Playwright)', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${process.cwd()}/${reports}/playwright.json` }]);
+
+function totals() {
+  let passed = 0;
+  let failed = 0;
+  for (const file of fs.readdirSync(reports)) {
+    const report = JSON.parse(fs.readFileSync(`${reports}/${file}`, 'utf8'));
+    if (file.startsWith('vitest')) {
+      passed += report.numPassedTests ?? 0;
+      failed += report.numFailedTests ?? 0;
+    } else {
+      passed += (report.stats?.expected ?? 0) + (report.stats?.flaky ?? 0);
+      failed += report.stats?.unexpected ?? 0;
+    }
+  }
+  return `Tests: ${passed} passed, ${failed} failed`;
+}
 
 const results = [];
 for (const [name, cmd, args, env] of steps) {
@@ -27,8 +50,10 @@ for (const [name, cmd, args, env] of steps) {
   results.push(`${result.status === 0 ? 'ok  ' : 'FAIL'} ${name} (${seconds} s)`);
   if (result.status !== 0) {
     console.log(`\n${results.join('\n')}`);
+    console.log(totals());
     console.error(`\nÉchec : ${name}`);
     process.exit(result.status ?? 1);
   }
 }
 console.log(`\n${results.join('\n')}`);
+console.log(totals());
