@@ -1,6 +1,6 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN } from '../fixtures/accounts';
-import { snap } from '../fixtures/screens';
+import { snap, SCREENS_DIR } from '../fixtures/screens';
 
 /**
  * Issue 7 at desktop size: moderation (Ajout Manuel with its messages, Refuser / Restaurer, CSV preview, Valider),
@@ -25,7 +25,7 @@ async function loginAdmin(page: Page) {
 
 /** Open dialogs are captured at viewport size: a full-page capture resizes the window, which closes them. */
 async function snapDialog(page: Page, name: string) {
-  await page.screenshot({ path: `../test-results/screens/${name}.png` });
+  await page.screenshot({ path: `${SCREENS_DIR}/${name}.png` });
 }
 
 function lotCard(page: Page, title: string) {

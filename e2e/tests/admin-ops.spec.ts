@@ -1,5 +1,6 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN, TECHNICIAN } from '../fixtures/accounts';
+import { SCREENS_DIR } from '../fixtures/screens';
 
 /**
  * Issue 8 at desktop size: the admin's Techniciens, Expéditions, Librairie apprentissage and Réglages tabs.
@@ -76,7 +77,7 @@ async function loginAdmin(page: Page) {
 async function snap(page: Page, name: string) {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: 1440, height: Math.min(Math.max(900, height), 3000) });
-  await page.screenshot({ path: `../test-results/screens/${name}.png` });
+  await page.screenshot({ path: `${SCREENS_DIR}/${name}.png` });
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, PHONE, TECHNICIAN } from '../fixtures/accounts';
-import { snap } from '../fixtures/screens';
+import { snap, SCREENS_DIR } from '../fixtures/screens';
 
 /**
  * Issue 6 journey: the demo technician Julien Moreau submits the invoice of his finished lot "Villeurbanne - écoles"
@@ -186,8 +186,8 @@ test.describe('money: invoice submission, payment and fiscal receipt', () => {
     const bytes = await receipt.body();
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(bytes.subarray(-8).toString('latin1')).toContain('%%EOF');
-    fs.mkdirSync(path.resolve('../test-results/screens'), { recursive: true });
-    fs.writeFileSync(path.resolve('../test-results/screens/money-fiscal-receipt.pdf'), bytes);
+    fs.mkdirSync(SCREENS_DIR, { recursive: true });
+    fs.writeFileSync(path.join(SCREENS_DIR, 'money-fiscal-receipt.pdf'), bytes);
 
     // Another technician cannot read it.
     const other = await page.context().browser()!.newContext();
