@@ -1,6 +1,5 @@
 import { Suspense } from 'react';
 import { useSearchParams } from 'react-router';
-import { TECHNICIAN_TABS, type TechnicianTab } from '@maillon/common/enums';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { DashboardShell, TabPlaceholder } from '@/components/layout/dashboard-shell';
 import { Spinner } from '@/components/ui/feedback';
@@ -22,7 +21,6 @@ function TechnicianDashboard({ technician }: { technician: Technician }) {
   const [searchParams] = useSearchParams();
   const tabParam = searchParams.get('tab') ?? 'find-missions';
   const definition = TECHNICIAN_TAB_DEFINITIONS.find((t) => t.id === tabParam);
-  const activeId = TECHNICIAN_TABS.includes(tabParam as TechnicianTab) ? tabParam : tabParam;
   usePageMeta({ title: definition?.title ?? 'Espace technicien' });
   const counts = useTechnicianCounts(technician.id);
   const logout = useLogout();
@@ -40,7 +38,8 @@ function TechnicianDashboard({ technician }: { technician: Technician }) {
       title="Maillon"
       subtitle={`${technician.firstName} ${technician.lastName}`}
       items={items}
-      activeId={activeId === 'missions' ? 'applications' : activeId}
+      // The "missions" tab (target of a see-mission button) is the applications tab, highlighted as such.
+      activeId={tabParam === 'missions' ? 'applications' : tabParam}
       onLogout={logout}
     >
       <AccountBanners technician={technician} counts={counts.data} formationHref={paths.technician.dashboard.getHref({ tab: 'formation' })} />
