@@ -7,11 +7,6 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
 /** Statuses a technician may mark as received: Brouillon and Expédié (spec: Expédié, Brouillon, in_transit, shipped). */
 export const RECEIVABLE_SHIPMENT_STATUSES: readonly ShipmentStatus[] = ['draft', 'in_transit'];
 
-/** Mondial Relay's public tracking page (decisions.md §4). */
-export function parcelTrackingUrl(trackingNumber: string): string {
-  return `https://www.mondialrelay.fr/suivi-de-colis/?numeroExpedition=${encodeURIComponent(trackingNumber)}`;
-}
-
 export const parcelSchema = z.object({
   id: z.string().uuid(),
   status: z.enum(SHIPMENT_STATUSES),

@@ -2,7 +2,8 @@ import { useId, type ReactNode } from 'react';
 import { ExternalLink, PackageCheck } from 'lucide-react';
 import { SHIPMENT_STATUS_LABELS } from '@maillon/common/enums';
 import { formatDate } from '@maillon/common/format';
-import { parcelTrackingUrl, RECEIVABLE_SHIPMENT_STATUSES, type Parcel } from '@maillon/common/schemas/parcels';
+import { RECEIVABLE_SHIPMENT_STATUSES, type Parcel } from '@maillon/common/schemas/parcels';
+import { trackingUrl } from '@maillon/common/schemas/shipments';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -61,7 +62,7 @@ export function ParcelCard({ parcel, receiving, onReceive }: { parcel: Parcel; r
           ) : null}
           {parcel.trackingNumber ? (
             <Button asChild size="lg" variant="outline">
-              <a href={parcelTrackingUrl(parcel.trackingNumber)} target="_blank" rel="noopener noreferrer">
+              <a href={trackingUrl(parcel.trackingNumber)} target="_blank" rel="noopener noreferrer">
                 <ExternalLink aria-hidden="true" />
                 Suivre le colis
               </a>
