@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -53,12 +54,13 @@ export function openPglite(dataDir?: string): Database {
   };
 }
 
-export function openPostgres(url: string, max = 10): Database {
+/** `logger` sees every query with its parameters (the bench captures each endpoint's SQL with it); none by default. */
+export function openPostgres(url: string, max = 10, logger?: Logger): Database {
   // Fail fast while the database is away (503 to the client) instead of queueing for ever.
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', (error) => console.error(`PostgreSQL : connexion perdue (${error.message})`));
-  const db = drizzlePg(pool, options);
+  const db = drizzlePg(pool, logger ? { ...options, logger } : options);
   return {
     db,
     kind: 'postgres',
