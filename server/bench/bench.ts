@@ -3,7 +3,6 @@
  * Fastify route answering the same bytes from memory. PostgreSQL at full scale (seeded once into BENCH_DATABASE_URL),
  * then the embedded database at a smaller scale. Results: bench/results/latest.{md,json}; the table is printed last.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,41 +14,14 @@ import { count, sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
+import { selectedEndpoints, type Endpoint, type Session } from './endpoints';
+import { startServer, waitFor } from './server-process';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const resultsDir = path.join(root, 'bench/results');
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-
-interface Session {
-  cookie: string;
-  technicianId: string | null;
-}
-
-interface Endpoint {
-  name: string;
-  area: 'technicien' | 'admin';
-  path: (s: Session) => string;
-  check: (body: unknown) => boolean;
-}
-
-const isArray = (b: unknown) => Array.isArray(b);
-const hasKeys = (...keys: string[]) => (b: unknown) => typeof b === 'object' && b !== null && keys.every((k) => k in b);
-
-const ENDPOINTS: Endpoint[] = [
-  { name: 'Trouver des missions (page 1)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&limit=20`, check: isArray },
-  { name: 'Trouver des missions (département 75)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&department=75&limit=20`, check: isArray },
-  { name: 'Candidatures', area: 'technicien', path: (s) => `/api/applications?technicianId=${s.technicianId}`, check: isArray },
-  { name: "Compteurs d'onglets", area: 'technicien', path: (s) => `/api/technicians/${s.technicianId}/counts`, check: hasKeys('formation', 'findMissions') },
-  { name: 'Factures', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/invoices`, check: isArray },
-  { name: 'Compteurs admin', area: 'admin', path: () => '/api/admin/counts', check: hasKeys('suggestions', 'missionsLots') },
-  { name: 'Recherche missions', area: 'admin', path: () => '/api/missions?search=Site%201234&limit=20', check: isArray },
-  { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
-  { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
-  { name: 'Page des factures', area: 'admin', path: () => '/api/invoices?limit=20', check: isArray },
-  { name: 'Page des expéditions', area: 'admin', path: () => '/api/shipments/admin?limit=20', check: isArray },
-];
 
 interface Row {
   name: string;
@@ -60,30 +32,6 @@ interface Row {
   errors: number;
   bareReqPerSec: number;
   ratio: number;
-}
-
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`server not ready: ${url}`);
-}
-
-function startServer(env: Record<string, string>, port: number): ChildProcess {
-  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
-    // TRUST_PROXY lets the login load spread over many client addresses (X-Forwarded-For) instead of hitting the
-    // per-IP login limit, which is what a real crowd of technicians looks like.
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return child;
 }
 
 async function loginAs(base: string, email: string): Promise<Session> {
@@ -225,8 +173,7 @@ async function runPass(label: string, env: Record<string, string>, connections: 
     for (let i = 1; i <= 32; i += 1) technicians.push(await loginAs(base, `tech${i * 7}@bench.maillon.test`));
     const admin = [await loginAs(base, SCALE_ADMIN_EMAIL)];
     const rows: Row[] = [];
-    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
-    for (const endpoint of ENDPOINTS.filter((e) => !only || only.test(e.name))) {
+    for (const endpoint of selectedEndpoints()) {
       console.log(`${label} — ${endpoint.name}…`);
       rows.push(await benchEndpoint(base, endpoint, endpoint.area === 'admin' ? admin : technicians, connections, port + 1));
     }

@@ -1,0 +1,36 @@
+/** The key reads of the bench (bench.ts loads them, sql-capture.ts records the SQL each one runs). */
+
+export interface Session {
+  cookie: string;
+  technicianId: string | null;
+}
+
+export interface Endpoint {
+  name: string;
+  area: 'technicien' | 'admin';
+  path: (s: Session) => string;
+  check: (body: unknown) => boolean;
+}
+
+const isArray = (b: unknown) => Array.isArray(b);
+const hasKeys = (...keys: string[]) => (b: unknown) => typeof b === 'object' && b !== null && keys.every((k) => k in b);
+
+export const ENDPOINTS: Endpoint[] = [
+  { name: 'Trouver des missions (page 1)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&limit=20`, check: isArray },
+  { name: 'Trouver des missions (département 75)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&department=75&limit=20`, check: isArray },
+  { name: 'Candidatures', area: 'technicien', path: (s) => `/api/applications?technicianId=${s.technicianId}`, check: isArray },
+  { name: "Compteurs d'onglets", area: 'technicien', path: (s) => `/api/technicians/${s.technicianId}/counts`, check: hasKeys('formation', 'findMissions') },
+  { name: 'Factures', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/invoices`, check: isArray },
+  { name: 'Compteurs admin', area: 'admin', path: () => '/api/admin/counts', check: hasKeys('suggestions', 'missionsLots') },
+  { name: 'Recherche missions', area: 'admin', path: () => '/api/missions?search=Site%201234&limit=20', check: isArray },
+  { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
+  { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
+  { name: 'Page des factures', area: 'admin', path: () => '/api/invoices?limit=20', check: isArray },
+  { name: 'Page des expéditions', area: 'admin', path: () => '/api/shipments/admin?limit=20', check: isArray },
+];
+
+/** BENCH_ONLY='<regex>' keeps the endpoints whose name matches (a partial run). */
+export function selectedEndpoints(only = process.env.BENCH_ONLY): Endpoint[] {
+  const pattern = only ? new RegExp(only, 'i') : null;
+  return ENDPOINTS.filter((e) => !pattern || pattern.test(e.name));
+}

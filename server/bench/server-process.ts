@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The production bundle the bench starts; BENCH_SERVER_ENTRY points elsewhere (a second build beside the first). */
+export function serverEntry(): string {
+  return path.resolve(root, process.env.BENCH_SERVER_ENTRY ?? 'server/dist/main.js');
+}
+
+export function startServer(env: Record<string, string>, port: number): ChildProcess {
+  return spawn(process.execPath, [serverEntry()], {
+    // TRUST_PROXY lets the login load spread over many client addresses (X-Forwarded-For) instead of hitting the
+    // per-IP login limit, which is what a real crowd of technicians looks like.
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: 'true',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`server not ready: ${url}`);
+}
