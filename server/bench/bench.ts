@@ -2,6 +2,7 @@
  * npm run bench — loads the key reads of the production server with autocannon and compares each with a bare
  * Fastify route answering the same bytes from memory. PostgreSQL at full scale (seeded once into BENCH_DATABASE_URL),
  * then the embedded database at a smaller scale. Results: bench/results/latest.{md,json}; the table is printed last.
+ * After the PostgreSQL load, extras.ts adds the pgbench ceiling, the plans and the dashboard's first content.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,7 @@ import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
 import { selectedEndpoints, type Endpoint, type Session } from './endpoints';
+import { runPostgresExtras } from './extras';
 import { startServer, waitFor } from './server-process';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -195,10 +197,21 @@ async function main(): Promise<void> {
   await admin.end();
   await ensureSeeded({ DATABASE_URL: baseUrl, DATA_DIR: os.tmpdir() }, 1);
   const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')) }, 32, 3300);
+  // pgbench ceiling, plans and first content on the same data (server/bench/extras.ts); the browser step is on in full runs.
+  const extras = await runPostgresExtras({
+    databaseUrl: baseUrl,
+    endpoints: selectedEndpoints(),
+    rows: pgRows,
+    clients: 32,
+    durationS: DURATION_S,
+    port: 3320,
+    explainFile: process.env.BENCH_ONLY ? path.join(os.tmpdir(), 'maillon-bench-explain.json') : path.join(resultsDir, 'explain.json'),
+    browser: (process.env.BENCH_BROWSER ?? (process.env.BENCH_ONLY ? 'false' : 'true')) === 'true',
+  });
 
   if (process.env.BENCH_ONLY) {
     // A partial run (one optimisation at a time) prints its table without touching the published results.
-    console.log(`\n${table('PostgreSQL — run partiel', pgRows)}\n`);
+    console.log(`\n${table('PostgreSQL — run partiel', pgRows)}\n\n${extras.markdown}\n`);
     return;
   }
   const embeddedDir = process.env.BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), 'maillon-bench-pglite');
@@ -214,10 +227,12 @@ async function main(): Promise<void> {
     '',
     table('PostgreSQL — pleine échelle (100 000 missions, 32 connexions)', pgRows),
     '',
+    extras.markdown,
+    '',
     table('PGlite embarqué — échelle 1/10 (20 connexions)', pgliteRows),
   ].join('\n');
   fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdown}\n`);
-  fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify({ date: new Date().toISOString(), machine, postgres: pgRows, pglite: pgliteRows }, null, 2));
+  fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify({ date: new Date().toISOString(), machine, postgres: pgRows, postgresExtras: extras.json, pglite: pgliteRows }, null, 2));
   console.log(`\n${markdown}\n`);
 }
 

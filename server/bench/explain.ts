@@ -1,0 +1,109 @@
+/**
+ * EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of every query each endpoint runs (captured by sql-capture.ts): execution time
+ * and the relations read by a sequential scan. A Seq Scan on missions (100 000 rows) is the regression to catch.
+ */
+import pg from 'pg';
+import { isTransactionControl, type CapturedEndpoint } from './sql-capture';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+interface ExplainOutput {
+  Plan: PlanNode;
+  'Planning Time': number;
+  'Execution Time': number;
+}
+
+export interface ExplainedQuery {
+  sql: string;
+  params: unknown[];
+  planningMs: number;
+  executionMs: number;
+  seqScans: string[];
+  plan: ExplainOutput;
+}
+
+export interface ExplainResult {
+  name: string;
+  path: string;
+  executionMs: number;
+  seqScans: string[];
+  seqScanOnMissions: boolean;
+  queries: ExplainedQuery[];
+}
+
+function seqScanRelations(node: PlanNode, found: string[] = []): string[] {
+  if (node['Node Type'] === 'Seq Scan' && node['Relation Name']) found.push(node['Relation Name']);
+  for (const child of node.Plans ?? []) seqScanRelations(child, found);
+  return found;
+}
+
+export async function explainEndpoints(databaseUrl: string, endpoints: CapturedEndpoint[]): Promise<ExplainResult[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const results: ExplainResult[] = [];
+    for (const endpoint of endpoints) {
+      const queries: ExplainedQuery[] = [];
+      for (const query of endpoint.queries.filter((q) => !isTransactionControl(q.sql))) {
+        let output: ExplainOutput | undefined;
+        // ANALYZE runs the statement: inside a transaction rolled back, a write would leave no trace. The second run
+        // is the one kept (the first loads the pages a warm server would already have in memory).
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          await client.query('begin');
+          try {
+            const result = await client.query<{ 'QUERY PLAN': ExplainOutput[] }>(
+              `explain (analyze, buffers, format json) ${query.sql}`,
+              query.params,
+            );
+            output = result.rows[0]?.['QUERY PLAN'][0];
+          } finally {
+            await client.query('rollback');
+          }
+        }
+        if (!output) throw new Error(`EXPLAIN sans plan : ${endpoint.name}`);
+        queries.push({
+          sql: query.sql,
+          params: query.params,
+          planningMs: output['Planning Time'],
+          executionMs: output['Execution Time'],
+          seqScans: seqScanRelations(output.Plan),
+          plan: output,
+        });
+      }
+      const seqScans = [...new Set(queries.flatMap((q) => q.seqScans))];
+      results.push({
+        name: endpoint.name,
+        path: endpoint.path,
+        executionMs: queries.reduce((sum, q) => sum + q.executionMs, 0),
+        seqScans,
+        seqScanOnMissions: seqScans.includes('missions'),
+        queries,
+      });
+    }
+    return results;
+  } finally {
+    await client.end();
+  }
+}
+
+export function seqScanWarnings(results: ExplainResult[]): string[] {
+  return results.filter((r) => r.seqScanOnMissions).map((r) => `⚠ ATTENTION : Seq Scan sur missions — ${r.name} (${r.path})`);
+}
+
+export function explainTable(title: string, results: ExplainResult[]): string {
+  const lines = [
+    `### ${title}`,
+    '',
+    '| endpoint | SQL queries | execution ms | slowest query ms | Seq Scan on missions | Seq Scan relations |',
+    '| --- | ---: | ---: | ---: | :---: | --- |',
+    ...results.map((r) => {
+      const slowest = Math.max(0, ...r.queries.map((q) => q.executionMs));
+      return `| ${r.name} | ${r.queries.length} | ${r.executionMs.toFixed(2)} | ${slowest.toFixed(2)} | ${r.seqScanOnMissions ? '**yes**' : 'no'} | ${r.seqScans.join(', ') || '—'} |`;
+    }),
+  ];
+  return lines.join('\n');
+}

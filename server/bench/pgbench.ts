@@ -1,0 +1,153 @@
+/**
+ * The thin-REST-over-Postgres ceiling of each endpoint, as PostgREST's own benchmark reports it: pgbench runs the
+ * endpoint's captured SQL (sql-capture.ts) with as many clients as autocannon has connections. One pgbench transaction
+ * = one request's queries, in order; the ratio says how much of that ceiling the HTTP server keeps.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { CapturedEndpoint, CapturedQuery } from './sql-capture';
+
+export interface PgbenchResult {
+  name: string;
+  queries: number;
+  tps: number | null;
+  latencyMs: number | null;
+  /** Why there is no figure (pgbench missing, a query pgbench cannot take, a failed run). */
+  error: string | null;
+  script: string;
+  defines: string[];
+}
+
+// node-postgres's own conversion of a parameter to its text form (Date, array, object…), so pgbench sends the very
+// bytes the app sends. Not in @types/pg, hence the cast.
+const { prepareValue } = (pg as unknown as { utils: { prepareValue: (value: unknown) => unknown } }).utils;
+
+/** pgbench reads `:name` outside `::` as one of its variables, even inside a string literal. */
+const PGBENCH_VARIABLE = /(^|[^:]):[A-Za-z_\u0080-\uffff]/;
+
+/**
+ * A pgbench script for one request: each $n becomes a pgbench variable defined with -D (sent, like node-postgres
+ * does, as an untyped text parameter under -M prepared; no quoting to get wrong), NULL stays a literal.
+ */
+export function pgbenchScript(queries: CapturedQuery[]): { script: string; defines: string[] } {
+  const defines: string[] = [];
+  const statements = queries.map((query, q) => {
+    if (PGBENCH_VARIABLE.test(query.sql))
+      throw new Error(`pgbench prendrait « :nom » pour une variable : ${query.sql.slice(0, 120)}`);
+    const text = query.sql.replace(/\$(\d+)/g, (_match, n: string) => {
+      const value = prepareValue(query.params[Number(n) - 1]);
+      if (value === null || value === undefined) return 'NULL';
+      const name = `q${q + 1}_p${n}`;
+      defines.push(`${name}=${Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : String(value)}`);
+      return `:${name}`;
+    });
+    return `${text.trim()};`;
+  });
+  return { script: `${statements.join('\n')}\n`, defines };
+}
+
+function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export async function runPgbench(options: {
+  databaseUrl: string;
+  endpoints: CapturedEndpoint[];
+  clients: number;
+  durationS: number;
+  scriptsDir: string;
+  log?: (line: string) => void;
+}): Promise<PgbenchResult[]> {
+  const bin = process.env.BENCH_PGBENCH ?? 'pgbench';
+  fs.mkdirSync(options.scriptsDir, { recursive: true });
+  const results: PgbenchResult[] = [];
+  for (const [i, endpoint] of options.endpoints.entries()) {
+    const result: PgbenchResult = {
+      name: endpoint.name,
+      queries: endpoint.queries.length,
+      tps: null,
+      latencyMs: null,
+      error: null,
+      script: '',
+      defines: [],
+    };
+    results.push(result);
+    try {
+      const { script, defines } = pgbenchScript(endpoint.queries);
+      result.defines = defines;
+      result.script = path.join(options.scriptsDir, `endpoint-${String(i + 1).padStart(2, '0')}.sql`);
+      fs.writeFileSync(result.script, script);
+    } catch (error) {
+      result.error = (error as Error).message;
+      continue;
+    }
+    options.log?.(`pgbench — ${endpoint.name}…`);
+    const args = [
+      '-n',
+      '-M',
+      'prepared',
+      '-c',
+      String(options.clients),
+      '-j',
+      '2',
+      '-T',
+      String(options.durationS),
+      '-f',
+      result.script,
+    ];
+    for (const define of result.defines) args.push('-D', define);
+    args.push(options.databaseUrl);
+    let output;
+    try {
+      output = await run(bin, args);
+    } catch (error) {
+      // pgbench is not installed: say so once per endpoint and carry on, the autocannon figures stand on their own.
+      result.error = `${bin} : ${(error as Error).message}`;
+      continue;
+    }
+    const tps = /^tps = ([\d.]+)/m.exec(output.stdout);
+    const latency = /^latency average = ([\d.]+) ms/m.exec(output.stdout);
+    const failed = /^number of failed transactions: (\d+)/m.exec(output.stdout);
+    if (output.code !== 0 || !tps || Number(failed?.[1] ?? 0) > 0) {
+      result.error =
+        (
+          output.stderr
+            .trim()
+            .split('\n')
+            .find((l) => /error|aborted/i.test(l)) ?? output.stderr.trim()
+        ).slice(0, 300) || `code ${output.code}`;
+      continue;
+    }
+    result.tps = Math.round(Number(tps[1]));
+    result.latencyMs = latency ? Number(latency[1]) : null;
+  }
+  return results;
+}
+
+export function pgbenchTable(title: string, results: PgbenchResult[], rows: { name: string; reqPerSec: number }[]): string {
+  const lines = [
+    `### ${title}`,
+    '',
+    '| endpoint | SQL queries | req/s | pgbench tps | ratio to pgbench | pgbench latency ms |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const result of results) {
+    const reqPerSec = rows.find((r) => r.name === result.name)?.reqPerSec;
+    const ratio = reqPerSec !== undefined && result.tps ? `${((reqPerSec / result.tps) * 100).toFixed(1)} %` : '—';
+    const tps = result.tps ?? `— (${(result.error ?? '').replaceAll('|', '\\|')})`;
+    lines.push(
+      `| ${result.name} | ${result.queries} | ${reqPerSec ?? '—'} | ${tps} | ${ratio} | ${result.latencyMs?.toFixed(2) ?? '—'} |`,
+    );
+  }
+  return lines.join('\n');
+}

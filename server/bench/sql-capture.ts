@@ -1,0 +1,98 @@
+/**
+ * Records the SQL each bench endpoint runs, so pgbench.ts and explain.ts measure the code as it is today rather than a
+ * copy that drifts: the real app is built in-process on the bench database with a query logger, each endpoint is
+ * requested once through app.inject with a session obtained by logging in through inject too.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openPostgres } from '../src/db/client';
+import { SESSION_COOKIE } from '../src/plugins/access';
+import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD } from '../src/db/seed/scale';
+import type { Endpoint, Session } from './endpoints';
+
+export interface CapturedQuery {
+  sql: string;
+  params: unknown[];
+}
+
+export interface CapturedEndpoint {
+  name: string;
+  path: string;
+  status: number;
+  /** The endpoint's main SQL, in order: every query of the request except the session lookup and touch. */
+  queries: CapturedQuery[];
+  sessionQueries: number;
+}
+
+/** The same technician as the bench's first session (tech7: active, training done). */
+export const CAPTURE_TECHNICIAN_EMAIL = 'tech7@bench.maillon.test';
+
+// Every request starts with the access plugin reading (and at most once a minute sliding) its session row.
+const SESSION_SQL = /^\s*(select\b[\s\S]*?\bfrom\s+"sessions"|update\s+"sessions"|delete\s+from\s+"sessions")/i;
+const TRANSACTION_SQL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
+
+export function isTransactionControl(sql: string): boolean {
+  return TRANSACTION_SQL.test(sql);
+}
+
+async function login(app: FastifyInstance, email: string, address: string): Promise<Session> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    // inject's default host; the login is a cookie-less POST but keep the same-origin header a browser sends.
+    headers: { origin: 'http://localhost:80' },
+    remoteAddress: address,
+    payload: { email, password: SCALE_PASSWORD },
+  });
+  const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (response.statusCode !== 200 || !cookie)
+    throw new Error(`capture SQL : connexion ${email} : ${response.statusCode} ${response.body}`);
+  const body = response.json<{ technician: { id: string } | null }>();
+  return { cookie: `${SESSION_COOKIE}=${cookie.value}`, technicianId: body.technician?.id ?? null };
+}
+
+export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoint[]): Promise<CapturedEndpoint[]> {
+  let current: CapturedQuery[] | null = null;
+  const database = openPostgres(databaseUrl, 2, {
+    logQuery: (sql, params) => {
+      current?.push({ sql, params: [...params] });
+    },
+  });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-capture-'));
+  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent' });
+  const app = await buildApp({ config, db: database.db });
+  try {
+    await app.ready();
+    // Addresses of their own, so these two logins never count against the bench's per-address login limit.
+    const technician = await login(app, CAPTURE_TECHNICIAN_EMAIL, '10.254.0.1');
+    const admin = await login(app, SCALE_ADMIN_EMAIL, '10.254.0.2');
+    const captured: CapturedEndpoint[] = [];
+    for (const endpoint of endpoints) {
+      const session = endpoint.area === 'admin' ? admin : technician;
+      const url = endpoint.path(session);
+      const queries: CapturedQuery[] = [];
+      current = queries;
+      const response = await app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
+      current = null;
+      if (response.statusCode !== 200)
+        throw new Error(`capture SQL : ${endpoint.name} : ${response.statusCode} ${response.body}`);
+      const main = queries.filter((q) => !SESSION_SQL.test(q.sql));
+      captured.push({
+        name: endpoint.name,
+        path: url,
+        status: response.statusCode,
+        queries: main,
+        sessionQueries: queries.length - main.length,
+      });
+    }
+    return captured;
+  } finally {
+    await app.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
