@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { USER_ROLES } from '../enums';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../constants';
+import { EMAIL_MAX, LOGIN_MESSAGES } from '../login-rules';
 import { technicianSchema } from './technicians';
 
 export const loginRequestSchema = z.object({
-  email: z.string().trim().min(1, 'Veuillez entrer votre adresse email').email('Adresse email invalide').max(254),
-  password: z.string().min(1, 'Veuillez entrer votre mot de passe').max(PASSWORD_MAX),
+  email: z.string().trim().min(1, LOGIN_MESSAGES.emailRequired).email(LOGIN_MESSAGES.emailInvalid).max(EMAIL_MAX),
+  password: z.string().min(1, LOGIN_MESSAGES.passwordRequired).max(PASSWORD_MAX),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from '../constants';
+import { REGISTRATION_MESSAGES } from '../registration-messages';
 import {
   PROFILE_MESSAGES,
   departmentsSchema,
@@ -12,17 +13,8 @@ import {
   siretSchema,
 } from './profile';
 
-export const REGISTRATION_MESSAGES = {
-  required: 'Veuillez remplir tous les champs obligatoires',
-  emailInvalid: 'Adresse email invalide',
-  terms: 'Vous devez lire les conditions générales et accepter la formation',
-  success: 'Inscription enregistrée',
-  failure: "Une erreur s'est produite lors de l'inscription",
-  moderation:
-    'Votre inscription est en cours de modération. Vous recevrez un email dès que votre compte sera validé ; vous pouvez déjà vous connecter pour suivre la formation.',
-  duplicateEmail: 'Un compte existe déjà avec cette adresse email',
-  forgotEmailRequired: 'Veuillez entrer votre adresse email',
-} as const;
+// Kept in a zod-free module for the public pages (decision 013); re-exported for the server and the forms.
+export { REGISTRATION_MESSAGES };
 
 /** Countries offered (display only, France by default). */
 export const COUNTRIES = ['France', 'Belgique', 'Suisse'] as const;

@@ -1,19 +1,16 @@
-import { useState } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
-import * as Tooltip from '@radix-ui/react-tooltip';
-import { Toaster } from '@/components/ui/toaster';
-import { createQueryClient } from '@/lib/query-client';
-import { router } from './router';
+import { BrowserRouter } from 'react-router';
+import { ToastOutlet } from '@/components/ui/toast-outlet';
+import { AppRoutes } from './router';
 
+/**
+ * Only what every page needs: the router and the toast outlet. TanStack Query is provided by the
+ * dashboards (app/query-provider.tsx) and the toast region loads with the first toast (decision 013).
+ */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
-      <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
-        <RouterProvider router={router} />
-        <Toaster />
-      </Tooltip.Provider>
-    </QueryClientProvider>
+    <BrowserRouter>
+      <AppRoutes />
+      <ToastOutlet />
+    </BrowserRouter>
   );
 }

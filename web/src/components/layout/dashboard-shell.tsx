@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { HeartPulse, LogOut } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import { Button } from '@/components/ui/button';
+import { useToastRegion } from '@/components/ui/toast-outlet';
 
 export interface NavItem {
   id: string;
@@ -39,6 +40,7 @@ function CountBadge({ count, active }: { count: number; active: boolean }) {
 }
 
 export function DashboardShell({ title, subtitle, status, items, activeId, onLogout, mobileNav = true, headerExtra, children }: DashboardShellProps) {
+  useToastRegion();
   return (
     <div className={cn('min-h-dvh', mobileNav ? 'lg:grid lg:grid-cols-[16rem_1fr]' : 'xl:grid xl:grid-cols-[16rem_1fr]')}>
       <aside

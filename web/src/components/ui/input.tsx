@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { cn } from '@/lib/cn';
+import { inputClass } from './recipes';
 
-export const inputClass =
-  'flex h-10 w-full rounded-md border border-input bg-card px-3 py-2 text-base shadow-xs placeholder:text-muted-foreground/80 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60 aria-[invalid=true]:border-destructive md:text-sm';
+export { inputClass };
 
 export function Input({ className, type = 'text', ...props }: React.ComponentProps<'input'>) {
   return <input type={type} className={cn(inputClass, className)} {...props} />;

@@ -6,10 +6,11 @@ import { Spinner } from '@/components/ui/feedback';
 import { NativeSelect } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { useAdminCounts } from '@/features/admin-dashboard/api/get-admin-counts';
-import { usePublicConfig } from '@/features/auth/api/get-public-config';
+import { usePublicConfig } from '@/features/auth/api/get-public-config-query';
 import { useLogout } from '@/features/auth/api/logout';
 import { useMediaQuery } from '@/hooks/use-media-query';
 import { usePageMeta } from '@/hooks/use-page-meta';
+import { QueryProvider } from '@/app/query-provider';
 import { RequireRole } from '../require-role';
 import { ADMIN_TAB_DEFINITIONS } from './tabs';
 
@@ -106,8 +107,10 @@ export function AdminDashboardRoute() {
     );
   }
   return (
-    <RequireRole role="admin" loginPath={paths.admin.login.getHref()}>
-      {() => <AdminDashboard />}
-    </RequireRole>
+    <QueryProvider>
+      <RequireRole role="admin" loginPath={paths.admin.login.getHref()}>
+        {() => <AdminDashboard />}
+      </RequireRole>
+    </QueryProvider>
   );
 }

@@ -1,14 +1,30 @@
+import { Suspense, use } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ShieldCheck } from 'lucide-react';
 import { paths } from '@/config/paths';
-import { usePublicConfig } from '@/features/auth/api/get-public-config';
+import { getPublicConfig } from '@/features/auth/api/get-public-config';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { usePageMeta } from '@/hooks/use-page-meta';
 
+/** The form waits for the public config, which prefills the admin address. */
+function AdminLoginForm() {
+  const navigate = useNavigate();
+  const config = use(getPublicConfig());
+  return (
+    <LoginForm
+      idPrefix="admin-login"
+      defaultEmail={config?.adminEmailHint}
+      onSuccess={(session) =>
+        navigate(session.user.role === 'admin' ? paths.admin.dashboard.getHref() : paths.technician.dashboard.getHref(), {
+          replace: true,
+        })
+      }
+    />
+  );
+}
+
 export function AdminLoginRoute() {
   usePageMeta({ title: 'Connexion administrateur' });
-  const navigate = useNavigate();
-  const config = usePublicConfig();
   return (
     <main className="grid min-h-dvh lg:grid-cols-2">
       <section className="flex flex-col justify-center gap-4 bg-primary px-10 py-12 text-primary-foreground">
@@ -22,17 +38,9 @@ export function AdminLoginRoute() {
             <h2 className="text-2xl font-semibold">Connexion</h2>
             <p className="text-sm text-muted-foreground">Entrez vos identifiants pour continuer.</p>
           </div>
-          {config.isPending ? null : (
-            <LoginForm
-              idPrefix="admin-login"
-              defaultEmail={config.data?.adminEmailHint}
-              onSuccess={(session) =>
-                navigate(session.user.role === 'admin' ? paths.admin.dashboard.getHref() : paths.technician.dashboard.getHref(), {
-                  replace: true,
-                })
-              }
-            />
-          )}
+          <Suspense fallback={null}>
+            <AdminLoginForm />
+          </Suspense>
           <Link to="/" className="text-center text-sm text-muted-foreground underline-offset-4 hover:underline">
             Retour à l'accueil
           </Link>

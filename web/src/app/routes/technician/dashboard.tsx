@@ -8,6 +8,7 @@ import { useLogout } from '@/features/auth/api/logout';
 import { useTechnicianCounts, type TechnicianCounts } from '@/features/technician-dashboard/api/get-technician-counts';
 import { AccountBanners } from '@/features/technician-dashboard/components/account-banners';
 import { usePageMeta } from '@/hooks/use-page-meta';
+import { QueryProvider } from '@/app/query-provider';
 import { RequireRole } from '../require-role';
 import { TECHNICIAN_TAB_DEFINITIONS } from './tabs';
 
@@ -56,8 +57,10 @@ function TechnicianDashboard({ technician }: { technician: Technician }) {
 
 export function TechnicianDashboardRoute() {
   return (
-    <RequireRole role="technician" loginPath={paths.technician.login.getHref()}>
-      {(session) => (session.technician ? <TechnicianDashboard technician={session.technician} /> : null)}
-    </RequireRole>
+    <QueryProvider>
+      <RequireRole role="technician" loginPath={paths.technician.login.getHref()}>
+        {(session) => (session.technician ? <TechnicianDashboard technician={session.technician} /> : null)}
+      </RequireRole>
+    </QueryProvider>
   );
 }

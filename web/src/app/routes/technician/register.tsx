@@ -1,10 +1,15 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ArrowLeft, HeartPulse } from 'lucide-react';
 import { paths } from '@/config/paths';
-import { RegistrationForm } from '@/features/onboarding/components/registration-form';
+import { PlainSpinner } from '@/components/ui/plain-spinner';
 import { RegistrationSuccess } from '@/features/onboarding/components/registration-success';
 import { usePageMeta } from '@/hooks/use-page-meta';
+
+// The form (react-hook-form, zod, Radix checkbox and dialog) streams in after the page's heading and text.
+const RegistrationForm = lazy(() =>
+  import('@/features/onboarding/components/registration-form').then((m) => ({ default: m.RegistrationForm })),
+);
 
 /** Spec §9: the page goes back to the login 2 s after a successful registration. */
 const REDIRECT_AFTER_REGISTRATION_MS = 2000;
@@ -47,7 +52,9 @@ export function TechnicianRegisterRoute() {
             </RegistrationSuccess>
           </div>
         ) : (
-          <RegistrationForm idPrefix="register-page" onSuccess={setRegisteredEmail} />
+          <Suspense fallback={<PlainSpinner />}>
+            <RegistrationForm idPrefix="register-page" onSuccess={setRegisteredEmail} />
+          </Suspense>
         )}
         {!registeredEmail ? (
           <p className="pb-4 text-center text-sm text-muted-foreground">

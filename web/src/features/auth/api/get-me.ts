@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionResponse } from '@maillon/common/schemas/auth';
 import { api, ApiError } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import { readStoredSession, storeSession } from '@/lib/session';
+import { readConfirmedSession, readStoredSession, storeSession } from '@/lib/session';
 
 export const meQueryKey = queryKeys.me;
 
@@ -25,6 +25,8 @@ export const meQueryOptions = () =>
   queryOptions({
     queryKey: meQueryKey,
     queryFn: getMe,
+    // Right after a login (public pages, without the query cache) the session is already confirmed.
+    initialData: () => readConfirmedSession() ?? undefined,
     placeholderData: () => readStoredSession() ?? undefined,
   });
 

@@ -1,4 +1,3 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 export interface PublicConfig {
@@ -7,9 +6,15 @@ export interface PublicConfig {
   adminEmailHint: string;
 }
 
-export const publicConfigQueryOptions = () =>
-  queryOptions({ queryKey: ['public-config'], queryFn: () => api.get<PublicConfig>('/api/public/config') });
+let request: Promise<PublicConfig | null> | undefined;
 
-export function usePublicConfig() {
-  return useQuery(publicConfigQueryOptions());
+/**
+ * GET /api/public/config, once per page load: the admin login reads it with React's use() (which needs the same
+ * promise at each render) and the admin dashboard through its query (get-public-config-query.ts), so one request
+ * serves both. Null when it failed: the pages work without it. No TanStack Query here: the admin login doesn't load
+ * it (decision 013).
+ */
+export function getPublicConfig(): Promise<PublicConfig | null> {
+  request ??= api.get<PublicConfig>('/api/public/config').catch(() => null);
+  return request;
 }

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { Registration, RegistrationResponse } from '@maillon/common/schemas/registration';
 import { api } from '@/lib/api-client';
 
@@ -8,7 +7,10 @@ export interface RegisterTechnicianInput {
   cv: File | null;
 }
 
-/** POST /api/technicians/register: multipart with the text fields, departments as a JSON array and the two files. */
+/**
+ * POST /api/technicians/register: multipart with the text fields, departments as a JSON array and the two files.
+ * No mutation hook: the public pages don't load TanStack Query (decision 013).
+ */
 export function registerTechnician({ values, identityDocument, cv }: RegisterTechnicianInput): Promise<RegistrationResponse> {
   const form = new FormData();
   for (const [key, value] of Object.entries(values)) {
@@ -18,8 +20,4 @@ export function registerTechnician({ values, identityDocument, cv }: RegisterTec
   if (identityDocument) form.append('identityDocument', identityDocument);
   if (cv) form.append('cv', cv);
   return api.post<RegistrationResponse>('/api/technicians/register', form);
-}
-
-export function useRegisterTechnician() {
-  return useMutation({ mutationFn: registerTechnician });
 }

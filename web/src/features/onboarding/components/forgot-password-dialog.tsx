@@ -7,7 +7,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { useRequestPasswordReset } from '../api/request-password-reset';
+import { requestPasswordReset } from '../api/request-password-reset';
 
 interface ForgotPasswordDialogProps {
   open: boolean;
@@ -16,13 +16,12 @@ interface ForgotPasswordDialogProps {
 
 /** "Mot de passe oublié ?": asks for the address and e-mails a single-use link (decisions.md §2). */
 export function ForgotPasswordDialog({ open, onOpenChange }: ForgotPasswordDialogProps) {
-  const mutation = useRequestPasswordReset();
   const form = useForm<ForgotPassword>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await mutation.mutateAsync(values);
+      await requestPasswordReset(values);
       toast({ title: 'Email envoyé', description: 'Un email avec un lien de réinitialisation a été envoyé à votre adresse', variant: 'success' });
       form.reset();
       onOpenChange(false);

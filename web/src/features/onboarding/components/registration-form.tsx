@@ -13,7 +13,7 @@ import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { useRegisterTechnician } from '../api/register-technician';
+import { registerTechnician } from '../api/register-technician';
 import { FileField } from './file-field';
 
 const registrationFormSchema = registrationSchema.extend({
@@ -70,7 +70,6 @@ interface RegistrationFormProps {
 /** The registration form of spec §2, used by the login page's popup and by /technician/register. */
 export function RegistrationForm({ idPrefix, onSuccess }: RegistrationFormProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
-  const mutation = useRegisterTechnician();
   const form = useForm<RegistrationFormInput, unknown, RegistrationFormOutput>({
     resolver: zodResolver(registrationFormSchema),
     defaultValues,
@@ -88,7 +87,7 @@ export function RegistrationForm({ idPrefix, onSuccess }: RegistrationFormProps)
   const onSubmit = form.handleSubmit(async (values) => {
     if (files.identityDocument.error || files.cv.error) return;
     try {
-      await mutation.mutateAsync({
+      await registerTechnician({
         values: { ...values, termsAccepted: true },
         identityDocument: files.identityDocument.file,
         cv: files.cv.file,

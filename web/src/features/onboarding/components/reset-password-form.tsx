@@ -7,7 +7,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { useConfirmPasswordReset } from '../api/confirm-password-reset';
+import { confirmPasswordReset } from '../api/confirm-password-reset';
 
 interface ResetPasswordFormProps {
   token: string;
@@ -16,7 +16,6 @@ interface ResetPasswordFormProps {
 
 /** The page opened from the e-mailed link: choose a new password (min 6 characters, twice). */
 export function ResetPasswordForm({ token, onSuccess }: ResetPasswordFormProps) {
-  const mutation = useConfirmPasswordReset();
   const [linkError, setLinkError] = React.useState<string | null>(null);
   const form = useForm<ResetPasswordValues>({ resolver: zodResolver(resetPasswordFormSchema), defaultValues: { password: '', confirmPassword: '' } });
   const { errors, isSubmitting } = form.formState;
@@ -24,7 +23,7 @@ export function ResetPasswordForm({ token, onSuccess }: ResetPasswordFormProps) 
   const onSubmit = form.handleSubmit(async (values) => {
     setLinkError(null);
     try {
-      await mutation.mutateAsync({ token, password: values.password });
+      await confirmPasswordReset({ token, password: values.password });
       toast({ title: 'Mot de passe modifié', description: 'Vous pouvez maintenant vous connecter avec votre nouveau mot de passe.', variant: 'success' });
       onSuccess();
     } catch (error) {
