@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -11,6 +13,7 @@ import { UPLOAD_MAX_BYTES } from '@maillon/common/constants';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { accessPlugin } from './plugins/access';
+import { readCachePlugin } from './plugins/read-cache';
 import { errorsPlugin } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
 import { apiModules } from './modules';
@@ -61,7 +64,14 @@ export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions
   await app.register(multipart, {
     limits: { fileSize: UPLOAD_MAX_BYTES, files: 3, fields: 40, parts: 50, fieldSize: 100_000, headerPairs: 200 },
   });
+  await app.register(readCachePlugin);
   await app.register(accessPlugin);
+  // After the read cache, so it hashes and keeps the plain JSON; gzip/brotli for answers over 1 KiB on request.
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
 
   for (const module of apiModules) await app.register(module);
 
@@ -74,6 +84,8 @@ export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions
       root: distDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz next to each asset (scripts/precompress.mjs): served as they are.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');

@@ -24,6 +24,8 @@ const envSchema = z.object({
   CHARITY_NAME: z.string().min(1).default('Association Maillon pour la chaîne de survie'),
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: booleanFromEnv.default(false),
+  /** Reads and sessions answered from memory until a table they depend on changes (docs/decisions/014). */
+  READ_CACHE: booleanFromEnv.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

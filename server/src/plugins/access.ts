@@ -79,8 +79,46 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
+/**
+ * Sessions found by token, kept in memory while no session, account or technician row changed (the change tracker
+ * sees every write, so a logout, a revocation or a deactivation is effective on the next request) and for at most
+ * 10 s. The expiry dates are checked on every use; sliding them goes through touchSession, which updates the object.
+ */
+class SessionCache {
+  private static readonly TABLES = ['sessions', 'users', 'technicians'];
+  private static readonly TTL_MS = 10_000;
+  private static readonly MAX = 20_000;
+  private readonly entries = new Map<string, { auth: AuthContext; since: number; storedAt: number }>();
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async find(token: string): Promise<AuthContext | null> {
+    if (!this.app.config.READ_CACHE) return findSessionByToken(this.app.db, token);
+    const now = Date.now();
+    const entry = this.entries.get(token);
+    if (
+      entry &&
+      now - entry.storedAt <= SessionCache.TTL_MS &&
+      entry.auth.expiresAt.getTime() > now &&
+      entry.auth.absoluteExpiresAt.getTime() > now &&
+      !this.app.changes.changedSince(SessionCache.TABLES, entry.since)
+    ) {
+      return entry.auth;
+    }
+    this.entries.delete(token);
+    const since = this.app.changes.current();
+    const auth = await findSessionByToken(this.app.db, token);
+    if (auth && !this.app.changes.changedSince(SessionCache.TABLES, since)) {
+      if (this.entries.size >= SessionCache.MAX) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(token, { auth, since, storedAt: now });
+    }
+    return auth;
+  }
+}
+
 export const accessPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
+  const sessionCache = new SessionCache(app);
   const table: RouteAccessEntry[] = [];
   app.decorate('routeAccess', table);
 
@@ -97,7 +135,7 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
     if (!request.url.startsWith('/api')) return;
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
-      const session = await findSessionByToken(app.db, token);
+      const session = await sessionCache.find(token);
       if (session) {
         request.auth = session;
         await touchSession(app.db, session);

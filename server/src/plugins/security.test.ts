@@ -11,7 +11,7 @@ afterAll(async () => {
 });
 
 describe('security headers', () => {
-  it('sends CSP with frame-ancestors none, nosniff, referrer policy and no-store on the API', async () => {
+  it('sends CSP with frame-ancestors none, nosniff, referrer policy; JSON reads must be revalidated (ETag)', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/public/config' });
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
@@ -20,12 +20,14 @@ describe('security headers', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(response.headers['x-frame-options']).toBe('DENY');
-    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(response.headers.etag).toMatch(/^W\/"/);
   });
 
   it('sends the same headers on errors', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/inconnu' });
     expect(response.statusCode).toBe(404);
+    expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(String(response.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
   });

@@ -22,7 +22,8 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CSP);
-    if (request.url.startsWith('/api')) reply.header('Cache-Control', 'no-store');
+    // The read cache (plugins/read-cache.ts) replaces this with private, no-cache + ETag on JSON reads.
+    if (request.url.startsWith('/api') && !reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
     return payload;
   });
 });

@@ -46,7 +46,7 @@ export const adminLibraryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/learning-resources/:id/readers',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: {
         params: idParams,
         querystring: resourceReadersQuerySchema.extend(pageQuery),
@@ -62,7 +62,7 @@ export const adminLibraryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/learning-resources/reader-counts',
-    { config: { access: 'admin' }, schema: { response: { 200: z.record(z.string(), z.number().int()) } } },
+    { config: { access: 'admin', cache: true }, schema: { response: { 200: z.record(z.string(), z.number().int()) } } },
     async () => countReadersByResource(app.db),
   );
 };

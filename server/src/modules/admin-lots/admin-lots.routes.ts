@@ -22,13 +22,15 @@ import {
 
 const idParams = z.object({ id: z.string().uuid('Identifiant invalide') });
 const admin = { access: 'admin' as const };
+/** Admin reads answered from the read cache while their tables are unchanged (plugins/read-cache.ts). */
+const adminRead = { access: 'admin' as const, cache: true };
 const listQuery = batchListQuerySchema.extend(pageQuery);
 
 /** Admin lots: CRUD, completed lots, complete (issue 7). */
 export const adminLotsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/mission-batches',
-    { config: admin, schema: { querystring: listQuery, response: { 200: z.array(adminBatchSchema) } } },
+    { config: adminRead, schema: { querystring: listQuery, response: { 200: z.array(adminBatchSchema) } } },
     async (request, reply) => {
       const { items, total } = await listActiveBatches(app.db, request.query);
       setTotal(reply, total);
@@ -38,7 +40,7 @@ export const adminLotsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/mission-batches/completed',
-    { config: admin, schema: { querystring: listQuery, response: { 200: z.array(completedBatchSchema) } } },
+    { config: adminRead, schema: { querystring: listQuery, response: { 200: z.array(completedBatchSchema) } } },
     async (request, reply) => {
       const { items, total } = await listCompletedBatches(app.db, request.query);
       setTotal(reply, total);
@@ -46,13 +48,13 @@ export const adminLotsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/mission-batches/system', { config: admin, schema: { response: { 200: adminBatchSchema } } }, async () =>
+  app.get('/api/mission-batches/system', { config: adminRead, schema: { response: { 200: adminBatchSchema } } }, async () =>
     getSystemBatch(app.db),
   );
 
   app.get(
     '/api/mission-batches/:id',
-    { config: admin, schema: { params: idParams, response: { 200: adminBatchSchema } } },
+    { config: adminRead, schema: { params: idParams, response: { 200: adminBatchSchema } } },
     async (request) => getBatch(app.db, request.params.id),
   );
 

@@ -57,6 +57,8 @@ import {
 const idParams = z.object({ id: z.string().uuid('Identifiant invalide') });
 const success = z.object({ success: z.literal(true) });
 const admin = { access: 'admin' as const };
+/** Admin reads answered from the read cache while their tables are unchanged (plugins/read-cache.ts). */
+const adminRead = { access: 'admin' as const, cache: true };
 const CSV_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Admin moderation (jobs, ingestion, CSV), missions, ATS (issue 7). */
@@ -68,7 +70,7 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/missions/moderation',
-    { config: admin, schema: { querystring: jobListQuerySchema.extend(pageQuery), response: { 200: z.array(jobSchema) } } },
+    { config: adminRead, schema: { querystring: jobListQuerySchema.extend(pageQuery), response: { 200: z.array(jobSchema) } } },
     async (request, reply) => {
       const { items, total } = await listJobs(app.db, { status: 'pending', ...request.query });
       setTotal(reply, total);
@@ -78,7 +80,7 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/missions/refused',
-    { config: admin, schema: { querystring: jobListQuerySchema.extend(pageQuery), response: { 200: z.array(jobSchema) } } },
+    { config: adminRead, schema: { querystring: jobListQuerySchema.extend(pageQuery), response: { 200: z.array(jobSchema) } } },
     async (request, reply) => {
       const { items, total } = await listJobs(app.db, { status: 'refused', ...request.query });
       setTotal(reply, total);
@@ -86,7 +88,7 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/jobs/counts', { config: admin, schema: { response: { 200: jobCountsSchema } } }, async () => countJobs(app.db));
+  app.get('/api/jobs/counts', { config: adminRead, schema: { response: { 200: jobCountsSchema } } }, async () => countJobs(app.db));
 
   app.post(
     '/api/missions/manual',
@@ -158,7 +160,7 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/missions',
-    { config: admin, schema: { querystring: missionListQuerySchema.extend(pageQuery), response: { 200: z.array(missionSchema) } } },
+    { config: adminRead, schema: { querystring: missionListQuerySchema.extend(pageQuery), response: { 200: z.array(missionSchema) } } },
     async (request, reply) => {
       const { items, total } = await listMissions(app.db, request.query);
       setTotal(reply, total);
@@ -227,7 +229,7 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/applications/with-technicians',
-    { config: admin, schema: { querystring: applicationsQuerySchema.and(z.object(pageQuery)), response: { 200: z.array(applicationWithTechnicianSchema) } } },
+    { config: adminRead, schema: { querystring: applicationsQuerySchema.and(z.object(pageQuery)), response: { 200: z.array(applicationWithTechnicianSchema) } } },
     async (request, reply) => {
       const { items, total } = await listApplicationsWithTechnicians(app.db, request.query);
       setTotal(reply, total);

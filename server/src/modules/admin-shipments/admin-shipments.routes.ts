@@ -26,7 +26,7 @@ export const adminShipmentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/shipments/admin',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: { querystring: shipmentListQuerySchema.extend(pageQuery), response: { 200: z.array(shipmentSchema) } },
     },
     async (request, reply) => {
@@ -39,7 +39,7 @@ export const adminShipmentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/shipments/admin/summary',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: { querystring: shipmentListQuerySchema.omit({ status: true }), response: { 200: shipmentSummarySchema } },
     },
     async (request) => getShipmentSummary(app.db, request.query),
@@ -48,7 +48,7 @@ export const adminShipmentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/shipments/admin/lot-options',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: {
         querystring: z.object({ search: z.string().trim().max(200, 'Recherche trop longue').optional() }),
         response: { 200: z.array(shipmentLotOptionSchema) },

@@ -24,7 +24,7 @@ const listQuery = technicianListQuerySchema.extend(pageQuery);
 export const adminTechniciansRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/technicians',
-    { config: { access: 'admin' }, schema: { querystring: listQuery, response: { 200: z.array(technicianSchema) } } },
+    { config: { access: 'admin', cache: true }, schema: { querystring: listQuery, response: { 200: z.array(technicianSchema) } } },
     async (request, reply) => {
       const { items, total } = await listTechnicians(app.db, request.query);
       setTotal(reply, total);
@@ -34,7 +34,7 @@ export const adminTechniciansRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/technicians/enhanced',
-    { config: { access: 'admin' }, schema: { querystring: listQuery, response: { 200: z.array(adminTechnicianSchema) } } },
+    { config: { access: 'admin', cache: true }, schema: { querystring: listQuery, response: { 200: z.array(adminTechnicianSchema) } } },
     async (request, reply) => {
       const { items, total } = await listEnhancedTechnicians(app.db, request.query);
       setTotal(reply, total);
@@ -45,7 +45,7 @@ export const adminTechniciansRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/technicians/status-counts',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: { querystring: technicianListQuerySchema.omit({ status: true }), response: { 200: technicianCountsSchema } },
     },
     async (request) => countTechniciansByTab(app.db, request.query),

@@ -43,7 +43,7 @@ export const applicationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/applications',
     {
-      config: { access: 'technician-or-admin' },
+      config: { access: 'technician-or-admin', cache: true },
       schema: { querystring: applicationsQuerySchema, response: { 200: z.array(technicianApplicationSchema) } },
     },
     async (request, reply) => {
@@ -61,7 +61,7 @@ export const applicationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/applications/status-counts',
     {
-      config: { access: 'technician-or-admin' },
+      config: { access: 'technician-or-admin', cache: true },
       schema: {
         querystring: z.object({ technicianId: z.string({ error: 'Technicien requis' }).uuid('Identifiant de technicien invalide') }),
         response: { 200: applicationPillCountsSchema },

@@ -38,7 +38,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/auth/me',
-    { config: { access: 'user' }, schema: { response: { 200: sessionResponseSchema } } },
+    { config: { access: 'user', cache: true }, schema: { response: { 200: sessionResponseSchema } } },
     async (request) => getSessionView(app.db, requireAuth(request).userId),
   );
 };

@@ -66,7 +66,11 @@ export async function touchSession(db: Db, session: AuthContext): Promise<void> 
   if (Date.now() - session.lastSeenAt.getTime() < MINUTE) return;
   const policy = SESSION_POLICY[session.role];
   const expiresAt = new Date(Math.min(Date.now() + policy.idleMs, session.absoluteExpiresAt.getTime()));
-  await db.update(sessions).set({ lastSeenAt: new Date(), expiresAt }).where(eq(sessions.tokenHash, session.tokenHash));
+  const lastSeenAt = new Date();
+  await db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.tokenHash, session.tokenHash));
+  // The session cache holds this object: it slides with the row.
+  session.lastSeenAt = lastSeenAt;
+  session.expiresAt = expiresAt;
 }
 
 export async function getSessionView(db: DbOrTx, userId: string): Promise<SessionResponse> {

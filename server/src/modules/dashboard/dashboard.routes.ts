@@ -24,7 +24,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/technicians/:id/counts',
     {
-      config: { access: 'technician-or-admin' },
+      config: { access: 'technician-or-admin', cache: true },
       schema: {
         params: idParams,
         response: {
@@ -47,7 +47,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/counts',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: {
         response: {
           200: z.object({

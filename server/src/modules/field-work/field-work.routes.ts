@@ -30,7 +30,7 @@ const progressParams = z.object({ missionId: missionIdField, technicianId: techn
 export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/applications/:id/work',
-    { config: { access: 'technician-or-admin' }, schema: { params: idParams, response: { 200: applicationWorkSchema } } },
+    { config: { access: 'technician-or-admin', cache: true }, schema: { params: idParams, response: { 200: applicationWorkSchema } } },
     async (request) => service.getApplicationWork(app.db, { auth: requireAuth(request), applicationId: request.params.id }),
   );
 
@@ -55,7 +55,7 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
   // "Commentaire pour l'admin": one per lot, stored in the comments table with authorRole 'technician'.
   app.get(
     '/api/applications/:id/technician-comment',
-    { config: { access: 'technician-or-admin' }, schema: { params: idParams, response: { 200: technicianLotCommentSchema } } },
+    { config: { access: 'technician-or-admin', cache: true }, schema: { params: idParams, response: { 200: technicianLotCommentSchema } } },
     async (request) => service.getTechnicianLotComment(app.db, { auth: requireAuth(request), applicationId: request.params.id }),
   );
 
@@ -72,7 +72,7 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/technician-mission-data/all/:technicianId',
     {
-      config: { access: 'technician-or-admin' },
+      config: { access: 'technician-or-admin', cache: true },
       schema: { params: z.object({ technicianId: technicianIdField }), querystring: z.object(pageQuery), response: { 200: z.array(missionProgressSchema) } },
     },
     async (request, reply) => {
@@ -84,7 +84,7 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/technician-mission-data/:missionId/:technicianId',
-    { config: { access: 'technician-or-admin' }, schema: { params: progressParams, response: { 200: missionProgressSchema } } },
+    { config: { access: 'technician-or-admin', cache: true }, schema: { params: progressParams, response: { 200: missionProgressSchema } } },
     async (request) => service.getMissionProgress(app.db, { auth: requireAuth(request), ...request.params }),
   );
 

@@ -17,7 +17,7 @@ export const learningResourcesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/learning-resources',
     {
-      config: { access: 'user' },
+      config: { access: 'user', cache: true },
       schema: {
         querystring: z.object({ search: z.string().trim().max(200, 'Recherche trop longue (200 caractères maximum)').optional() }),
         response: { 200: z.array(learningResourceSchema) },
@@ -41,7 +41,7 @@ export const learningResourcesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/resource-views',
     {
-      config: { access: 'technician-or-admin' },
+      config: { access: 'technician-or-admin', cache: true },
       schema: { querystring: resourceViewsQuerySchema, response: { 200: z.array(resourceViewSchema) } },
     },
     async (request) => {

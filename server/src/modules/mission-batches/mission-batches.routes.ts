@@ -10,7 +10,7 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/mission-batches/available-for-application',
     {
-      config: { access: 'technician-or-admin' },
+      config: { access: 'technician-or-admin', cache: true },
       schema: { querystring: availableLotsQuerySchema, response: { 200: z.array(availableLotSchema) } },
     },
     async (request, reply) => {
@@ -32,7 +32,7 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/mission-batches/available-filters',
-    { config: { access: 'technician-or-admin' }, schema: { response: { 200: lotFiltersSchema } } },
+    { config: { access: 'technician-or-admin', cache: true }, schema: { response: { 200: lotFiltersSchema } } },
     async () => getAvailableLotFilters(app.db),
   );
 };

@@ -62,7 +62,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/technician/:id/invoices',
     {
-      config: { access: 'technician-or-admin' },
+      config: { access: 'technician-or-admin', cache: true },
       schema: { params: idParams, querystring: z.object(pageQuery), response: { 200: z.array(technicianInvoiceSchema) } },
     },
     async (request, reply) => {
@@ -80,7 +80,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/technician/:id/transfers',
     {
-      config: { access: 'technician-or-admin' },
+      config: { access: 'technician-or-admin', cache: true },
       schema: { params: idParams, querystring: z.object(pageQuery), response: { 200: z.array(technicianTransferSchema) } },
     },
     async (request, reply) => {
@@ -97,7 +97,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/technician/:id/revenue-summary',
-    { config: { access: 'technician-or-admin' }, schema: { params: idParams, response: { 200: revenueSummarySchema } } },
+    { config: { access: 'technician-or-admin', cache: true }, schema: { params: idParams, response: { 200: revenueSummarySchema } } },
     async (request) => money.getRevenueSummary({ db: app.db, auth: requireAuth(request), technicianId: request.params.id }),
   );
 
@@ -134,7 +134,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/invoices',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: { querystring: adminInvoiceFiltersSchema.extend(pageQuery), response: { 200: z.array(adminInvoiceSchema) } },
     },
     async (request, reply) => {
@@ -148,7 +148,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/invoices/status-counts',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: { querystring: adminInvoiceFiltersSchema.omit({ status: true }), response: { 200: invoiceChipCountsSchema } },
     },
     async (request) => money.countInvoiceChips({ db: app.db, filters: request.query }),
@@ -156,7 +156,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/invoices/technicians',
-    { config: { access: 'admin' }, schema: { response: { 200: z.array(invoiceTechnicianOptionSchema) } } },
+    { config: { access: 'admin', cache: true }, schema: { response: { 200: z.array(invoiceTechnicianOptionSchema) } } },
     async () => money.listInvoiceTechnicians({ db: app.db }),
   );
 
@@ -176,7 +176,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/transfers',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: {
         querystring: z.object({
           technicianId: uuid.optional(),
@@ -198,7 +198,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/invoice-files',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', cache: true },
       schema: {
         querystring: z.object({ technicianId: uuid.optional(), invoiceId: uuid.optional(), ...pageQuery }),
         response: { 200: z.array(invoiceFileSchema) },

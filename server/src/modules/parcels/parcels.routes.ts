@@ -9,7 +9,7 @@ import { listParcels, receiveParcel } from './parcels.service';
 export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/shipments',
-    { config: { access: 'technician-or-admin' }, schema: { querystring: parcelListQuerySchema, response: { 200: z.array(parcelSchema) } } },
+    { config: { access: 'technician-or-admin', cache: true }, schema: { querystring: parcelListQuerySchema, response: { 200: z.array(parcelSchema) } } },
     async (request, reply) => {
       const { items, total } = await listParcels(app.db, { auth: requireAuth(request), ...request.query });
       setTotal(reply, total);

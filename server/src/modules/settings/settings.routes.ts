@@ -25,7 +25,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/admin/audit',
-    { config: { access: 'admin' }, schema: { querystring: z.object(pageQuery), response: { 200: z.array(auditEntrySchema) } } },
+    { config: { access: 'admin', cache: true }, schema: { querystring: z.object(pageQuery), response: { 200: z.array(auditEntrySchema) } } },
     async (request, reply) => {
       const { items, total } = await listAuditEntries(app.db, request.query);
       setTotal(reply, total);

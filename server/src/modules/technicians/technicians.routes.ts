@@ -28,7 +28,8 @@ import { publicOrigin, registerTechnician } from './registration.service';
 
 const idParams = z.object({ id: z.string().uuid('Identifiant invalide') });
 
-const SECTIONS: { path: string; section: ProfileSection; body: z.ZodObject }[] = [
+// Core type: the profile schemas are zod/mini objects (decision 013).
+const SECTIONS: { path: string; section: ProfileSection; body: z.core.$ZodObject }[] = [
   { path: '', section: 'address', body: updateAddressSchema },
   { path: '/banking', section: 'banking', body: updateBankingSchema },
   { path: '/professional', section: 'professional', body: updateProfessionalSchema },
@@ -92,7 +93,7 @@ export const techniciansRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/technicians/:id',
-    { config: { access: 'technician-or-admin' }, schema: { params: idParams, response: { 200: technicianSchema } } },
+    { config: { access: 'technician-or-admin', cache: true }, schema: { params: idParams, response: { 200: technicianSchema } } },
     async (request) => getTechnician(app.db, requireAuth(request), request.params.id),
   );
 

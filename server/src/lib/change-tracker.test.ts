@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ChangeTracker, readTables, writtenTables } from './change-tracker';
+
+describe('writtenTables', () => {
+  it('names the table of each kind of write, quoted or not', () => {
+    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions']);
+    expect(writtenTables('update "applications" set "status" = $1 where "id" = $2')).toEqual(['applications']);
+    expect(writtenTables('delete from mission_batches where id = $1')).toEqual(['mission_batches']);
+    expect(writtenTables('truncate table invoices')).toEqual(['invoices']);
+    expect(writtenTables('with moved as (update "missions" set "batch_id" = $1 returning 1) insert into "audit_log" select 1')).toEqual([
+      'missions',
+      'audit_log',
+    ]);
+    expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers']);
+  });
+
+  it('does not take a row lock or a column name for a write', () => {
+    expect(writtenTables('select * from "invoices" where "id" = $1 for update')).toEqual([]);
+    expect(writtenTables('select * from "invoices" for no key update of "invoices"')).toEqual([]);
+    expect(writtenTables('select "updated_at" from "missions"')).toEqual([]);
+  });
+
+  it('treats a schema change as a change of everything', () => {
+    expect(writtenTables('create index foo on missions (id)')).toEqual(['*']);
+    expect(writtenTables('  ALTER TABLE missions ADD COLUMN x int')).toEqual(['*']);
+  });
+
+  it('ignores a new session and the sliding of a session, which no reader can have seen', () => {
+    expect(writtenTables('insert into "sessions" ("token_hash") values ($1)')).toEqual([]);
+    expect(writtenTables('update "sessions" set "last_seen_at" = $1, "expires_at" = $2 where "token_hash" = $3')).toEqual([]);
+    expect(writtenTables('delete from "sessions" where "user_id" = $1')).toEqual(['sessions']);
+  });
+});
+
+describe('readTables', () => {
+  it('lists the tables read and joined', () => {
+    expect(readTables('select * from "sessions" inner join "users" on 1=1 left join technicians t on true')).toEqual([
+      'sessions',
+      'users',
+      'technicians',
+    ]);
+  });
+});
+
+describe('ChangeTracker', () => {
+  it('says whether a table changed after a point', () => {
+    const tracker = new ChangeTracker();
+    const before = tracker.current();
+    tracker.record(['missions']);
+    expect(tracker.changedSince(['missions'], before)).toBe(true);
+    expect(tracker.changedSince(['invoices'], before)).toBe(false);
+    const after = tracker.current();
+    expect(tracker.changedSince(['missions'], after)).toBe(false);
+    tracker.record(['*']);
+    expect(tracker.changedSince(['invoices'], after)).toBe(true);
+  });
+});

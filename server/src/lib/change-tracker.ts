@@ -1,0 +1,198 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Db } from '../db/client';
+
+/**
+ * Which tables changed, and when, seen at the driver: every statement sent through the database client is read once
+ * (a regular expression over its text), so a write is noticed whether it comes from the query builder, raw SQL, a
+ * transaction or a background job. The read cache (plugins/read-cache.ts) and the session cache use it to know that an
+ * answer computed before a change may no longer be served (docs/decisions/014-read-cache.md).
+ *
+ * A change is recorded when a writing statement is sent, again when it has run, and again when its transaction ends,
+ * so a reader that ran in between (and may have seen the old rows) can never store its answer as current.
+ */
+export class ChangeTracker {
+  /** Increases with every recorded change; an answer remembers the value it started at. */
+  private sequence = 0;
+  private readonly lastChange = new Map<string, number>();
+  /** Schema changes (migrations, restore) invalidate everything. */
+  private everythingChangedAt = 0;
+
+  current(): number {
+    return this.sequence;
+  }
+
+  record(tables: Iterable<string>): void {
+    for (const table of tables) {
+      this.sequence += 1;
+      if (table === '*') this.everythingChangedAt = this.sequence;
+      else this.lastChange.set(table, this.sequence);
+    }
+  }
+
+  /** Whether one of `tables` changed after `since` (a value of current()). */
+  changedSince(tables: Iterable<string>, since: number): boolean {
+    if (this.everythingChangedAt > since) return true;
+    for (const table of tables) if ((this.lastChange.get(table) ?? 0) > since) return true;
+    return false;
+  }
+}
+
+/** What the current request's statements read and wrote (set by the read cache for /api requests). */
+export interface StatementScope {
+  /** Only the reads of a cacheable handler are collected (not the session lookup before it). */
+  collectReads: boolean;
+  reads: Set<string>;
+  writes: Set<string>;
+}
+
+export const statementScope = new AsyncLocalStorage<StatementScope>();
+
+const IDENTIFIER = String.raw`(?:only\s+)?"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*)"?)?`;
+const WRITE = new RegExp(String.raw`(?<!\bfor\s+(?:no\s+key\s+)?)\b(?:insert\s+into|update|delete\s+from|merge\s+into|truncate(?:\s+table)?)\s+${IDENTIFIER}`, 'gi');
+const READ = new RegExp(String.raw`\b(?:from|join)\s+${IDENTIFIER}`, 'gi');
+const SCHEMA_CHANGE = /^\s*(?:create|alter|drop|comment|grant|revoke|copy|do)\b/i;
+const TRANSACTION_END = /^\s*(?:commit|rollback|end|abort)\b/i;
+/**
+ * Statements that cannot make anything a reader saw wrong: a new session (it only adds a row nobody reads for another
+ * token) and the sliding of a session's idle expiry (kept up to date in the session cache itself).
+ */
+const HARMLESS_WRITE = /^\s*(?:insert\s+into\s+"sessions"|update\s+"sessions"\s+set\s+"last_seen_at")/i;
+
+function tableNames(pattern: RegExp, text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(pattern)) names.push((match[2] ?? match[1]!).toLowerCase());
+  return names;
+}
+
+/** Tables a statement writes ('*' for a schema change), or none. */
+export function writtenTables(text: string): string[] {
+  if (SCHEMA_CHANGE.test(text)) return ['*'];
+  if (HARMLESS_WRITE.test(text)) return [];
+  return tableNames(WRITE, text);
+}
+
+/** Tables a statement reads from or joins. */
+export function readTables(text: string): string[] {
+  return tableNames(READ, text);
+}
+
+interface Connection {
+  /** Tables written inside the open transaction, recorded again when it ends. */
+  pending: Set<string>;
+}
+
+function statementText(first: unknown): string {
+  if (typeof first === 'string') return first;
+  if (first && typeof first === 'object' && 'text' in first && typeof first.text === 'string') return first.text;
+  return '';
+}
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+/** Wraps `target[method]` (a query function, callback or promise style) so the tracker sees each statement. */
+function watchQueries(target: Record<string, unknown>, method: string, tracker: ChangeTracker, connection: Connection): void {
+  const original = (target[method] as AnyFunction).bind(target);
+  target[method] = (...args: unknown[]) => {
+    const text = statementText(args[0]);
+    const written = writtenTables(text);
+    const scope = statementScope.getStore();
+    if (scope?.collectReads) for (const table of readTables(text)) scope.reads.add(table);
+    if (written.length) {
+      tracker.record(written);
+      for (const table of written) connection.pending.add(table);
+      if (scope) for (const table of written) scope.writes.add(table);
+    }
+    const settled = () => {
+      if (written.length) tracker.record(written);
+      if (TRANSACTION_END.test(text)) {
+        tracker.record(connection.pending);
+        connection.pending.clear();
+      }
+    };
+    const callbackIndex = args.findIndex((a) => typeof a === 'function');
+    if (callbackIndex >= 0) {
+      const callback = args[callbackIndex] as AnyFunction;
+      args[callbackIndex] = (...results: unknown[]) => {
+        settled();
+        return callback(...results);
+      };
+      return original(...args);
+    }
+    const result = original(...args);
+    if (result instanceof Promise) return result.finally(settled);
+    settled();
+    return result;
+  };
+}
+
+const WATCHED = Symbol.for('maillon.change-tracker');
+
+interface PoolLike {
+  connect: AnyFunction;
+  query: AnyFunction;
+}
+
+interface PgliteLike {
+  query: AnyFunction;
+  exec: AnyFunction;
+  transaction: AnyFunction;
+}
+
+function isPool(client: object): client is PoolLike {
+  return 'connect' in client && 'totalCount' in client;
+}
+
+/**
+ * Attaches a tracker to the database client behind `db` (node-postgres pool or PGlite) and returns it; the same
+ * tracker on a second call, so every app built on one database shares it.
+ */
+export function trackChanges(db: Db): ChangeTracker {
+  const client = (db as unknown as { $client: Record<PropertyKey, unknown> }).$client;
+  const existing = client[WATCHED] as ChangeTracker | undefined;
+  if (existing) return existing;
+  const tracker = new ChangeTracker();
+  client[WATCHED] = tracker;
+
+  if (isPool(client)) {
+    const watchClient = (pgClient: Record<PropertyKey, unknown> | undefined) => {
+      if (!pgClient || pgClient[WATCHED]) return;
+      pgClient[WATCHED] = true;
+      watchQueries(pgClient, 'query', tracker, { pending: new Set() });
+    };
+    const connect = client.connect.bind(client);
+    client.connect = (...args: unknown[]) => {
+      const callback = args[0];
+      if (typeof callback === 'function') {
+        return connect((error: unknown, pgClient: Record<PropertyKey, unknown> | undefined, done: unknown) => {
+          watchClient(pgClient);
+          (callback as AnyFunction)(error, pgClient, done);
+        });
+      }
+      return (connect() as Promise<Record<PropertyKey, unknown>>).then((pgClient) => {
+        watchClient(pgClient);
+        return pgClient;
+      });
+    };
+    return tracker;
+  }
+
+  const pglite = client as unknown as PgliteLike & Record<string, unknown>;
+  const outside: Connection = { pending: new Set() };
+  watchQueries(pglite, 'query', tracker, outside);
+  watchQueries(pglite, 'exec', tracker, outside);
+  const transaction = pglite.transaction.bind(pglite);
+  pglite.transaction = (callback: unknown) => {
+    const inside: Connection = { pending: new Set() };
+    const settled = () => {
+      tracker.record(inside.pending);
+      inside.pending.clear();
+    };
+    const result = transaction((tx: Record<string, unknown>) => {
+      watchQueries(tx, 'query', tracker, inside);
+      watchQueries(tx, 'exec', tracker, inside);
+      return (callback as AnyFunction)(tx);
+    }) as Promise<unknown>;
+    return result.finally(settled);
+  };
+  return tracker;
+}

@@ -1,0 +1,159 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { statementScope, trackChanges, type ChangeTracker, type StatementScope } from '../lib/change-tracker';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    changes: ChangeTracker;
+    readCache: ReadCache;
+  }
+  interface FastifyContextConfig {
+    /** A read served from memory while none of the tables it read has changed (GET only). */
+    cache?: boolean;
+  }
+}
+
+interface Entry {
+  payload: string;
+  etag: string;
+  headers: Record<string, string>;
+  tables: string[];
+  since: number;
+  storedAt: number;
+}
+
+/** Answers kept in memory, the oldest first out, within a byte budget. */
+export class ReadCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly tracker: ChangeTracker,
+    private readonly options: { maxBytes: number; ttlMs: number },
+  ) {}
+
+  get(key: string): Entry | null {
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    if (Date.now() - entry.storedAt > this.options.ttlMs || this.tracker.changedSince(entry.tables, entry.since)) {
+      this.delete(key);
+      return null;
+    }
+    return entry;
+  }
+
+  set(key: string, entry: Entry): void {
+    this.delete(key);
+    if (entry.payload.length > this.options.maxBytes / 8) return;
+    this.entries.set(key, entry);
+    this.bytes += entry.payload.length;
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.payload.length;
+    this.entries.delete(key);
+  }
+}
+
+export function etagOf(payload: string): string {
+  return `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
+}
+
+/** Headers of an answer that belong to its content (the list total), kept with it. */
+const CONTENT_HEADERS = ['x-total-count', 'access-control-expose-headers'];
+
+function cacheKey(request: FastifyRequest): string {
+  // The same address gives the same answer to the same account; a different account never shares an entry.
+  return `${request.auth?.userId ?? '-'} ${request.url}`;
+}
+
+function notModified(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  return typeof header === 'string' && header.split(',').some((tag) => tag.trim() === etag);
+}
+
+/**
+ * Read cache and conditional answers for the API (issue 10, docs/decisions/014-read-cache.md).
+ * - Every /api request runs in a statement scope: the tables it writes are recorded again just before its answer
+ *   leaves, so its caller's next read is fresh (the driver already recorded them when sent and when run).
+ * - A route with `config.cache` is answered from memory, after the access checks, while none of the tables its handler
+ *   read has changed since it was computed (and for at most `ttlMs`, for writers outside this process).
+ * - Every GET /api answer in JSON carries a weak ETag; a matching If-None-Match gets 304 without a body.
+ */
+export const readCachePlugin = fp(async (app: FastifyInstance) => {
+  const tracker = trackChanges(app.db);
+  const cache = new ReadCache(tracker, { maxBytes: 64 * 1024 * 1024, ttlMs: 15_000 });
+  app.decorate('changes', tracker);
+  app.decorate('readCache', cache);
+  const enabled = app.config.READ_CACHE;
+  const scopes = new WeakMap<FastifyRequest, StatementScope & { since: number; hit: boolean }>();
+
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/api')) return done();
+    const scope = { collectReads: false, reads: new Set<string>(), writes: new Set<string>(), since: 0, hit: false };
+    scopes.set(request, scope);
+    statementScope.run(scope, done);
+  });
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const scope = scopes.get(request);
+    if (!enabled || !scope || request.method !== 'GET' || !request.routeOptions.config?.cache) return;
+    const key = cacheKey(request);
+    const entry = cache.get(key);
+    if (!entry) {
+      cache.misses += 1;
+      scope.since = tracker.current();
+      scope.collectReads = true;
+      return;
+    }
+    cache.hits += 1;
+    scope.hit = true;
+    for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
+    reply.header('ETag', entry.etag);
+    if (notModified(request, entry.etag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(entry.payload);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const scope = scopes.get(request);
+    if (!scope) return payload;
+    if (scope.writes.size) tracker.record(scope.writes);
+    if (scope.hit) {
+      reply.header('Cache-Control', 'private, no-cache');
+      return payload;
+    }
+    if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !type.startsWith('application/json')) return payload;
+    const etag = etagOf(payload);
+    reply.header('ETag', etag);
+    reply.header('Cache-Control', 'private, no-cache');
+    if (scope.collectReads && !scope.writes.size && !tracker.changedSince(scope.reads, scope.since)) {
+      scope.reads.delete('sessions');
+      const headers: Record<string, string> = {};
+      for (const name of CONTENT_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      cache.set(cacheKey(request), { payload, etag, headers, tables: [...scope.reads], since: scope.since, storedAt: Date.now() });
+    }
+    if (notModified(request, etag)) {
+      reply.code(304);
+      return '';
+    }
+    return payload;
+  });
+});
