@@ -34,6 +34,10 @@ interface Row {
   errors: number;
   bareReqPerSec: number;
   ratio: number;
+  /** The same load with READ_CACHE=false: every answer computed (the miss path). */
+  uncached?: { reqPerSec: number; p50: number; p99: number; errors: number };
+  /** PGlite rows: the share of the PostgreSQL throughput for the same read. */
+  ofPostgres?: number;
 }
 
 async function loginAs(base: string, email: string): Promise<Session> {
@@ -58,7 +62,7 @@ async function load(url: string, connections: number, requests: autocannon.Reque
   return cannon({ url, connections, duration, requests });
 }
 
-async function benchEndpoint(base: string, endpoint: Endpoint, sessions: Session[], connections: number, barePort: number): Promise<Row> {
+async function benchEndpoint(base: string, endpoint: Endpoint, sessions: Session[], connections: number, barePort: number | null): Promise<Row> {
   let shapeErrors = 0;
   const request: autocannon.Request = {
     method: 'GET',
@@ -78,12 +82,15 @@ async function benchEndpoint(base: string, endpoint: Endpoint, sessions: Session
   const sample = await fetch(`${base}${endpoint.path(sessions[0]!)}`, { headers: { cookie: sessions[0]!.cookie } });
   const bytes = Buffer.from(await sample.arrayBuffer());
   if (!sample.ok) throw new Error(`${endpoint.name}: ${sample.status} ${bytes.toString()}`);
-  const bare = Fastify();
-  bare.get('/*', (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes));
-  await bare.listen({ port: barePort, host: '127.0.0.1' });
-  await load(`http://127.0.0.1:${barePort}/x`, connections, [{ method: 'GET' }], Math.max(1, Math.round(WARMUP_S / 2)));
-  const bareResult = await load(`http://127.0.0.1:${barePort}/x`, connections, [{ method: 'GET' }], DURATION_S);
-  await bare.close();
+  let bareReqPerSec = 0;
+  if (barePort !== null) {
+    const bare = Fastify();
+    bare.get('/*', (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes));
+    await bare.listen({ port: barePort, host: '127.0.0.1' });
+    await load(`http://127.0.0.1:${barePort}/x`, connections, [{ method: 'GET' }], Math.max(1, Math.round(WARMUP_S / 2)));
+    bareReqPerSec = (await load(`http://127.0.0.1:${barePort}/x`, connections, [{ method: 'GET' }], DURATION_S)).requests.average;
+    await bare.close();
+  }
 
   await load(base, connections, [request], WARMUP_S);
   shapeErrors = 0;
@@ -96,8 +103,8 @@ async function benchEndpoint(base: string, endpoint: Endpoint, sessions: Session
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors,
-    bareReqPerSec: Math.round(bareResult.requests.average),
-    ratio: result.requests.average / Math.max(1, bareResult.requests.average),
+    bareReqPerSec: Math.round(bareReqPerSec),
+    ratio: bareReqPerSec ? result.requests.average / bareReqPerSec : 0,
   };
 }
 
@@ -139,17 +146,40 @@ async function benchLogin(base: string, connections: number): Promise<Row> {
   };
 }
 
+const percent = (value: number | undefined) => (value ? `${(value * 100).toFixed(1)} %` : '—');
+
 function table(title: string, rows: Row[]): string {
+  const uncached = rows.some((r) => r.uncached);
+  const ofPostgres = rows.some((r) => r.ofPostgres !== undefined);
   const lines = [
     `### ${title}`,
     '',
-    '| endpoint | area | req/s | p50 ms | p99 ms | errors | bare req/s | ratio |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| endpoint | area | req/s | p50 ms | p99 ms | errors | bare req/s | ratio |${uncached ? ' sans cache req/s | sans cache p50 | sans cache p99 |' : ''}${ofPostgres ? ' vs PostgreSQL |' : ''}`,
+    `| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |${uncached ? ' ---: | ---: | ---: |' : ''}${ofPostgres ? ' ---: |' : ''}`,
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.area} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.bareReqPerSec || '—'} | ${r.ratio ? `${(r.ratio * 100).toFixed(1)} %` : '—'} |`,
+        `| ${r.name} | ${r.area} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.bareReqPerSec || '—'} | ${percent(r.ratio)} |` +
+        (uncached ? ` ${r.uncached ? `${r.uncached.reqPerSec} | ${r.uncached.p50} | ${r.uncached.p99}` : '— | — | —'} |` : '') +
+        (ofPostgres ? ` ${percent(r.ofPostgres)} |` : ''),
     ),
   ];
+  return lines.join('\n');
+}
+
+/** Issue 10's targets, each checked against this run's figures. */
+function targets(pgRows: Row[], pgliteRows: Row[]): string {
+  const lines = ['### Cibles (issue 10)', '', '| cible | endpoint | mesure | atteinte |', '| --- | --- | --- | :---: |'];
+  const add = (target: string, name: string, measure: string, ok: boolean) => lines.push(`| ${target} | ${name} | ${measure} | ${ok ? 'oui' : '**non**'} |`);
+  for (const r of pgRows.filter((row) => row.area === 'technicien')) {
+    add('technicien : p99 ≤ 25 ms et ≥ 20 % du bare', r.name, `p99 ${r.p99} ms, ${percent(r.ratio)}`, r.p99 <= 25 && r.ratio >= 0.2);
+  }
+  for (const r of pgRows.filter((row) => row.area === 'admin')) {
+    if (r.name === 'Compteurs admin') add('compteurs admin : p50 ≤ 5 ms', r.name, `p50 ${r.p50} ms`, r.p50 <= 5);
+    else add('listes admin : p99 ≤ 50 ms', r.name, `p99 ${r.p99} ms`, r.p99 <= 50);
+  }
+  for (const r of pgliteRows.filter((row) => row.area === 'technicien')) {
+    add('PGlite : ≥ 25 % de PostgreSQL et p99 ≤ 50 ms', r.name, `${percent(r.ofPostgres)}, p99 ${r.p99} ms`, (r.ofPostgres ?? 0) >= 0.25 && r.p99 <= 50);
+  }
   return lines.join('\n');
 }
 
@@ -166,7 +196,13 @@ async function ensureSeeded(target: { DATABASE_URL?: string; DATA_DIR: string },
   await database.close();
 }
 
-async function runPass(label: string, env: Record<string, string>, connections: number, port: number): Promise<Row[]> {
+async function runPass(
+  label: string,
+  env: Record<string, string>,
+  connections: number,
+  port: number,
+  options: { bare: boolean; login: boolean } = { bare: true, login: true },
+): Promise<Row[]> {
   const server = startServer(env, port);
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -177,10 +213,12 @@ async function runPass(label: string, env: Record<string, string>, connections: 
     const rows: Row[] = [];
     for (const endpoint of selectedEndpoints()) {
       console.log(`${label} — ${endpoint.name}…`);
-      rows.push(await benchEndpoint(base, endpoint, endpoint.area === 'admin' ? admin : technicians, connections, port + 1));
+      rows.push(await benchEndpoint(base, endpoint, endpoint.area === 'admin' ? admin : technicians, connections, options.bare ? port + 1 : null));
     }
-    console.log(`${label} — connexion…`);
-    rows.push(await benchLogin(base, Math.min(connections, 8)));
+    if (options.login) {
+      console.log(`${label} — connexion…`);
+      rows.push(await benchLogin(base, Math.min(connections, 8)));
+    }
     return rows;
   } finally {
     server.kill('SIGTERM');
@@ -197,6 +235,18 @@ async function main(): Promise<void> {
   await admin.end();
   await ensureSeeded({ DATABASE_URL: baseUrl, DATA_DIR: os.tmpdir() }, 1);
   const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')) }, 32, 3300);
+  // The same reads with the read cache off (docs/decisions/014): what a first visit or a read right after a write costs.
+  const uncachedRows = await runPass(
+    'PostgreSQL sans cache',
+    { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), READ_CACHE: 'false' },
+    32,
+    3330,
+    { bare: false, login: false },
+  );
+  for (const row of pgRows) {
+    const miss = uncachedRows.find((r) => r.name === row.name);
+    if (miss) row.uncached = { reqPerSec: miss.reqPerSec, p50: miss.p50, p99: miss.p99, errors: miss.errors };
+  }
   // pgbench ceiling, plans and first content on the same data (server/bench/extras.ts); the browser step is on in full runs.
   const extras = await runPostgresExtras({
     databaseUrl: baseUrl,
@@ -217,6 +267,10 @@ async function main(): Promise<void> {
   const embeddedDir = process.env.BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), 'maillon-bench-pglite');
   await ensureSeeded({ DATA_DIR: embeddedDir }, 0.1);
   const pgliteRows = await runPass('PGlite', { DATABASE_URL: '', DATA_DIR: embeddedDir }, 20, 3310);
+  for (const row of pgliteRows) {
+    const onPostgres = pgRows.find((r) => r.name === row.name);
+    if (onPostgres && row.bareReqPerSec) row.ofPostgres = row.reqPerSec / Math.max(1, onPostgres.reqPerSec);
+  }
 
   fs.mkdirSync(resultsDir, { recursive: true });
   const machine = `${os.cpus().length} cœurs, ${Math.round(os.totalmem() / 2 ** 30)} Gio, Node ${process.version}`;
@@ -230,6 +284,8 @@ async function main(): Promise<void> {
     extras.markdown,
     '',
     table('PGlite embarqué — échelle 1/10 (20 connexions)', pgliteRows),
+    '',
+    targets(pgRows, pgliteRows),
   ].join('\n');
   fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdown}\n`);
   fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify({ date: new Date().toISOString(), machine, postgres: pgRows, postgresExtras: extras.json, pglite: pgliteRows }, null, 2));

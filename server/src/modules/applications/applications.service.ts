@@ -142,13 +142,12 @@ export async function listApplications(
   if (filter.status) conditions.push(inArray(applications.status, statusesFor(filter.status)));
   const where = conditions.length > 0 ? and(...conditions) : undefined;
 
-  const [totalRow] = await db
-    .select({ n: count() })
-    .from(applications)
-    .leftJoin(missions, eq(missions.id, applications.missionId))
-    .where(where);
+  const countAll = async () =>
+    Number((await db.select({ n: count() }).from(applications).leftJoin(missions, eq(missions.id, applications.missionId)).where(where))[0]?.n ?? 0);
   const rows = await db
     .select({
+      // The total rides along with the page (one round trip); only a page past the end counts on its own.
+      total: sql<number>`count(*) over ()`.mapWith(Number),
       id: applications.id,
       batchId: applications.batchId,
       missionId: applications.missionId,
@@ -184,9 +183,11 @@ export async function listApplications(
     return false;
   });
   const lotIds = withLot.map((r) => r.lot!.id);
-  const stats = await getLotAggregates(db, { batchIds: lotIds, technicianId: null });
   const finished = withLot.filter((r) => r.status === 'Terminé');
-  const devices = await getTreatedDevices(db, finished.map((r) => ({ batchId: r.lot!.id, technicianId: r.technicianId })));
+  const [stats, devices] = await Promise.all([
+    getLotAggregates(db, { batchIds: lotIds, technicianId: null }),
+    getTreatedDevices(db, finished.map((r) => ({ batchId: r.lot!.id, technicianId: r.technicianId }))),
+  ]);
 
   const items = withLot.map((row): TechnicianApplication => {
     const lot = row.lot!;
@@ -214,7 +215,7 @@ export async function listApplications(
       devices: isFinished ? (devices.get(`${lot.id}:${row.technicianId}`) ?? []) : null,
     };
   });
-  return { items, total: Number(totalRow?.n ?? 0) };
+  return { items, total: rows[0]?.total ?? (filter.offset > 0 ? await countAll() : 0) };
 }
 
 /** Devices of finished lots with their state for the technician who did them ("Effectué" / "Non traité"). */

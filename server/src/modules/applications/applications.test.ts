@@ -188,6 +188,12 @@ describe('GET /api/applications', () => {
     const all = await as(ctx.app, a.cookie)({ method: 'GET', url: `/api/applications?technicianId=${a.technician.id}` });
     expect(all.statusCode).toBe(200);
     expect(all.headers['x-total-count']).toBe('4');
+    const page = await as(ctx.app, a.cookie)({ method: 'GET', url: `/api/applications?technicianId=${a.technician.id}&limit=1&offset=1` });
+    expect(page.json()).toHaveLength(1);
+    expect(page.headers['x-total-count']).toBe('4');
+    const past = await as(ctx.app, a.cookie)({ method: 'GET', url: `/api/applications?technicianId=${a.technician.id}&offset=50` });
+    expect(past.json()).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('4');
     const body = technicianApplicationSchema.array().parse(all.json());
     expect(body.map((x) => x.lot.title)).toEqual(['Lot recruté', 'Lot annulé', 'Lot refusé', 'Lot en attente']);
     expect(body.every((x) => x.technicianId === a.technician.id)).toBe(true);

@@ -40,9 +40,10 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
   }
   const where = and(...conditions);
 
-  const [totalRow] = await db.select({ n: count() }).from(missionBatches).where(where);
+  // The total rides along with the page (one round trip); only a page past the end counts on its own.
   const lots = await db
     .select({
+      total: sql<number>`count(*) over ()`.mapWith(Number),
       id: missionBatches.id,
       title: missionBatches.title,
       description: missionBatches.description,
@@ -58,6 +59,8 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
     .limit(filter.limit)
     .offset(filter.offset);
 
+  const total =
+    lots[0]?.total ?? (filter.offset > 0 ? Number((await db.select({ n: count() }).from(missionBatches).where(where))[0]?.n ?? 0) : 0);
   const stats = await getLotAggregates(db, { batchIds: lots.map((l) => l.id), technicianId: filter.technicianId });
   const items = lots.map((lot): AvailableLot => {
     const m = stats.missions.get(lot.id);
@@ -79,7 +82,7 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
       createdAt: lot.createdAt.toISOString(),
     };
   });
-  return { items, total: Number(totalRow?.n ?? 0) };
+  return { items, total };
 }
 
 export interface LotAggregates {
@@ -95,7 +98,7 @@ export async function getLotAggregates(db: Db, { batchIds, technicianId }: { bat
   const result: LotAggregates = { missions: new Map(), applications: new Map() };
   const ids = [...new Set(batchIds)];
   if (ids.length === 0) return result;
-  const missionRows = await db
+  const missionQuery = db
     .select({
       batchId: missions.batchId,
       devices: sql<number>`count(*)::int`,
@@ -105,15 +108,7 @@ export async function getLotAggregates(db: Db, { batchIds, technicianId }: { bat
     .from(missions)
     .where(inArray(missions.batchId, ids))
     .groupBy(missions.batchId);
-  for (const row of missionRows) {
-    if (!row.batchId) continue;
-    result.missions.set(row.batchId, {
-      devices: Number(row.devices),
-      models: [...(row.models ?? [])].sort((x, y) => x.localeCompare(y, 'fr')),
-      departments: row.departments ?? [],
-    });
-  }
-  const applicationRows = await db
+  const applicationQuery = db
     .select({
       batchId: applications.batchId,
       candidates: sql<number>`count(*)::int`,
@@ -123,6 +118,16 @@ export async function getLotAggregates(db: Db, { batchIds, technicianId }: { bat
     .from(applications)
     .where(inArray(applications.batchId, ids))
     .groupBy(applications.batchId);
+  // Two independent reads side by side (db is the pool here, never a transaction).
+  const [missionRows, applicationRows] = await Promise.all([missionQuery, applicationQuery]);
+  for (const row of missionRows) {
+    if (!row.batchId) continue;
+    result.missions.set(row.batchId, {
+      devices: Number(row.devices),
+      models: [...(row.models ?? [])].sort((x, y) => x.localeCompare(y, 'fr')),
+      departments: row.departments ?? [],
+    });
+  }
   for (const row of applicationRows) {
     if (row.batchId) result.applications.set(row.batchId, { candidates: Number(row.candidates), applied: Boolean(row.applied), assigned: Boolean(row.assigned) });
   }

@@ -114,6 +114,10 @@ describe('GET /api/mission-batches/available-for-application', () => {
     expect(first.headers['x-total-count']).toBe('3');
     const all = [...first.json(), ...second.json()].map((l: Lot) => l.id);
     expect(new Set(all).size).toBe(3);
+    expect(second.headers['x-total-count']).toBe('3');
+    const past = await as(ctx.app, cookieA)({ method: 'GET', url: `${url}?limit=2&offset=10` });
+    expect(past.json()).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('3');
   });
 
   it('access: 401 anonymous, 404 for another technician id, admin allowed', async () => {
