@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { APPLICATION_STATUSES } from '../enums';
+import { VISIT_DATE_REQUIRED, NO_SITE_EMAIL, TECHNICIAN_INFO_MISSING, ADDRESS_MISSING, ALL_DEVICES_REQUIRED, TECHNICIAN_COMMENT_MAX } from '../field-work-rules';
 
 /** Recruited field work: the lot's devices, progress, client notification, distances and route sorting (spec 01 §2, §7). */
 
-export const VISIT_DATE_REQUIRED = 'Veuillez d’abord sauvegarder une date de passage';
-export const NO_SITE_EMAIL = 'Aucune adresse e-mail n’est renseignée pour ce site : prévenez le client par téléphone';
-export const TECHNICIAN_INFO_MISSING = 'Informations du technicien non disponibles';
-export const ADDRESS_MISSING = 'Adresse manquante';
-export const ALL_DEVICES_REQUIRED = 'Toutes les missions doivent-êtres complétées pour clôturer la mission';
-export const TECHNICIAN_COMMENT_MAX = 5000;
+// Texts and limits the browser shows live in field-work-rules.ts, without zod (decision 013).
+export { VISIT_DATE_REQUIRED, NO_SITE_EMAIL, TECHNICIAN_INFO_MISSING, ADDRESS_MISSING, ALL_DEVICES_REQUIRED, TECHNICIAN_COMMENT_MAX };
 
 const uuid = (message: string) => z.string({ error: message }).uuid(message);
 export const missionIdField = uuid('Identifiant de mission invalide');

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES, TRANSFER_STATUSES } from '../enums';
+import {
+  INVOICE_REFERENCE_MAX,
+  INVOICE_SUBMIT_MESSAGES,
+  invoiceReferenceSchema,
+  submitInvoiceFormSchema,
+  type SubmitInvoiceForm,
+} from './invoice-submission';
 
-/** Spec 01 §5 / §8 texts of the invoice submission, shared by the form and the server. */
-export const INVOICE_SUBMIT_MESSAGES = {
-  referenceRequired: 'Veuillez entrer une référence',
-  pdfOnly: 'Seuls les fichiers PDF sont autorisés',
-  fileRequired: 'Veuillez sélectionner un fichier PDF',
-  certificationRequired: 'Veuillez certifier le montant de la facture',
-  amountMismatch: 'Le montant certifié doit être égal au montant validé',
-} as const;
-
-export const INVOICE_REFERENCE_MAX = 100;
+// The submission form's part lives in invoice-submission.ts (zod/mini, loaded by the technician area): decision 013.
+export { INVOICE_REFERENCE_MAX, INVOICE_SUBMIT_MESSAGES, invoiceReferenceSchema, submitInvoiceFormSchema, type SubmitInvoiceForm };
 
 /** Chips of the admin "Factures & virements" tab (spec 02 §2, display rules of §4). */
 export const INVOICE_CHIPS = ['Mission à réaliser', 'Facture à soumettre', 'Facture envoyée', 'Terminé'] as const;
@@ -74,12 +73,6 @@ export const revenueSummarySchema = z.object({
 });
 export type RevenueSummary = z.infer<typeof revenueSummarySchema>;
 
-export const invoiceReferenceSchema = z
-  .string({ error: INVOICE_SUBMIT_MESSAGES.referenceRequired })
-  .trim()
-  .min(1, INVOICE_SUBMIT_MESSAGES.referenceRequired)
-  .max(INVOICE_REFERENCE_MAX, `La référence doit contenir au plus ${INVOICE_REFERENCE_MAX} caractères`);
-
 /** The text fields of POST /api/invoice/{id}/submit (multipart; the file is checked from its bytes). */
 export const submitInvoiceFieldsSchema = z.object({
   reference: invoiceReferenceSchema,
@@ -90,13 +83,6 @@ export const submitInvoiceFieldsSchema = z.object({
     .regex(/^\d{1,9}([.,]\d{1,2})?$/, 'Montant certifié invalide')
     .transform((v) => Number(v.replace(',', '.'))),
 });
-
-/** The submission dialog's form (the file is kept beside it, checked by the component and the server). */
-export const submitInvoiceFormSchema = z.object({
-  reference: invoiceReferenceSchema,
-  certified: z.boolean().refine((v) => v, INVOICE_SUBMIT_MESSAGES.certificationRequired),
-});
-export type SubmitInvoiceForm = z.infer<typeof submitInvoiceFormSchema>;
 
 export const submitInvoiceResponseSchema = z.object({
   invoice: technicianInvoiceSchema,
@@ -193,7 +179,7 @@ const optionalDay = z
 /** Admin edit of an invoice (modal). Dates as yyyy-mm-dd or null. */
 export const updateInvoiceRequestSchema = z.object({
   description: z.string().trim().max(2000, 'La description doit contenir au plus 2000 caractères').nullable().optional(),
-  reference: invoiceReferenceSchema.optional(),
+  reference: z.optional(invoiceReferenceSchema),
   invoiceDate: optionalDay,
   dueDate: optionalDay,
 });

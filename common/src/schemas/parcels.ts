@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { SHIPMENT_STATUSES, type ShipmentStatus } from '../enums';
+import { SHIPMENT_STATUSES } from '../enums';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
+import { RECEIVABLE_SHIPMENT_STATUSES } from '../shipping-rules';
 
 /** The technician's parcels, "Mes réceptions colis" (spec 01 §2, §3). */
 
-/** Statuses a technician may mark as received: Brouillon and Expédié (spec: Expédié, Brouillon, in_transit, shipped). */
-export const RECEIVABLE_SHIPMENT_STATUSES: readonly ShipmentStatus[] = ['draft', 'in_transit'];
+// Without zod in shipping-rules.ts, for the technician's parcels (decision 013).
+export { RECEIVABLE_SHIPMENT_STATUSES };
 
 export const parcelSchema = z.object({
   id: z.string().uuid(),

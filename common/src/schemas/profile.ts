@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini: the technician's profile forms validate with these schemas in the browser, and the mini build is a
+// third of classic zod's weight (decision 013). The server uses them as they are (same core, same messages).
+import * as z from 'zod/mini';
 import { DEPARTMENTS_MAX, DEPARTMENTS_MIN, PASSWORD_MAX, PASSWORD_MIN } from '../constants';
 import { isDepartmentCode } from '../departments';
 
@@ -68,41 +70,36 @@ export function isValidSiret(value: string): boolean {
 
 /** Optional free text: trimmed, bounded; the server stores an empty value as null. */
 export const optionalText = (max: number, label = 'Ce champ') =>
-  z
-    .string()
-    .trim()
-    .max(max, `${label} doit contenir au plus ${max} caractères`)
-    .optional();
+  z.optional(z.string().check(z.trim(), z.maxLength(max, `${label} doit contenir au plus ${max} caractères`)));
 
 export const requiredName = (label: string) =>
   z
     .string({ error: PROFILE_MESSAGES.nameRequired })
-    .trim()
-    .min(1, PROFILE_MESSAGES.nameRequired)
-    .max(100, `${label} doit contenir au plus 100 caractères`);
+    .check(z.trim(), z.minLength(1, PROFILE_MESSAGES.nameRequired), z.maxLength(100, `${label} doit contenir au plus 100 caractères`));
 
-export const phoneSchema = optionalText(30, 'Le téléphone').refine(
-  (v) => !v || /^\+?[\d\s.()-]{6,25}$/.test(v),
-  PROFILE_MESSAGES.phoneInvalid,
+export const phoneSchema = optionalText(30, 'Le téléphone').check(
+  z.refine((v) => !v || /^\+?[\d\s.()-]{6,25}$/.test(v), PROFILE_MESSAGES.phoneInvalid),
 );
 
-export const postalCodeSchema = optionalText(10, 'Le code postal').refine(
-  (v) => !v || /^\d{4,5}$/.test(v.replace(/\s+/g, '')),
-  PROFILE_MESSAGES.postalCodeInvalid,
+export const postalCodeSchema = optionalText(10, 'Le code postal').check(
+  z.refine((v) => !v || /^\d{4,5}$/.test(v.replace(/\s+/g, '')), PROFILE_MESSAGES.postalCodeInvalid),
 );
 
-export const siretSchema = optionalText(20, 'Le SIRET')
-  .refine((v) => !v || /^\d{14}$/.test(compactSiret(v)), PROFILE_MESSAGES.siretLength)
-  .refine((v) => !v || !/^\d{14}$/.test(compactSiret(v)) || isValidSiret(v), PROFILE_MESSAGES.siretInvalid);
+export const siretSchema = optionalText(20, 'Le SIRET').check(
+  z.refine((v) => !v || /^\d{14}$/.test(compactSiret(v)), PROFILE_MESSAGES.siretLength),
+  z.refine((v) => !v || !/^\d{14}$/.test(compactSiret(v)) || isValidSiret(v), PROFILE_MESSAGES.siretInvalid),
+);
 
-export const optionalIbanSchema = optionalText(42, "L'IBAN").refine((v) => !v || isValidIban(v), PROFILE_MESSAGES.ibanInvalid);
+export const optionalIbanSchema = optionalText(42, "L'IBAN").check(z.refine((v) => !v || isValidIban(v), PROFILE_MESSAGES.ibanInvalid));
 
 export const departmentsSchema = z
   .array(z.string(), { error: PROFILE_MESSAGES.departments })
-  .min(DEPARTMENTS_MIN, PROFILE_MESSAGES.departments)
-  .max(DEPARTMENTS_MAX, PROFILE_MESSAGES.departments)
-  .refine((codes) => codes.every(isDepartmentCode), 'Département inconnu')
-  .refine((codes) => new Set(codes).size === codes.length, 'Un département est sélectionné deux fois');
+  .check(
+    z.minLength(DEPARTMENTS_MIN, PROFILE_MESSAGES.departments),
+    z.maxLength(DEPARTMENTS_MAX, PROFILE_MESSAGES.departments),
+    z.refine((codes) => codes.every(isDepartmentCode), 'Département inconnu'),
+    z.refine((codes) => new Set(codes).size === codes.length, 'Un département est sélectionné deux fois'),
+  );
 
 /** PATCH /api/technicians/{id} */
 export const updateAddressSchema = z.object({
@@ -116,10 +113,12 @@ export type UpdateAddress = z.infer<typeof updateAddressSchema>;
 export const updateBankingSchema = z.object({
   iban: z
     .string({ error: PROFILE_MESSAGES.ibanRequired })
-    .trim()
-    .min(1, PROFILE_MESSAGES.ibanRequired)
-    .max(42, PROFILE_MESSAGES.ibanInvalid)
-    .refine(isValidIban, PROFILE_MESSAGES.ibanInvalid),
+    .check(
+      z.trim(),
+      z.minLength(1, PROFILE_MESSAGES.ibanRequired),
+      z.maxLength(42, PROFILE_MESSAGES.ibanInvalid),
+      z.refine(isValidIban, PROFILE_MESSAGES.ibanInvalid),
+    ),
 });
 export type UpdateBanking = z.infer<typeof updateBankingSchema>;
 
@@ -152,24 +151,25 @@ export type UpdateComments = z.infer<typeof updateCommentsSchema>;
 
 export const newPasswordField = z
   .string({ error: PROFILE_MESSAGES.newPasswordRequired })
-  .min(1, PROFILE_MESSAGES.newPasswordRequired)
-  .min(PASSWORD_MIN, PROFILE_MESSAGES.passwordTooShort)
-  .max(PASSWORD_MAX, PROFILE_MESSAGES.passwordTooLong);
+  .check(
+    z.minLength(1, PROFILE_MESSAGES.newPasswordRequired),
+    z.minLength(PASSWORD_MIN, PROFILE_MESSAGES.passwordTooShort),
+    z.maxLength(PASSWORD_MAX, PROFILE_MESSAGES.passwordTooLong),
+  );
 
 /** PATCH /api/users/{id}/password */
 export const changePasswordSchema = z.object({
   currentPassword: z
     .string({ error: PROFILE_MESSAGES.currentPasswordRequired })
-    .min(1, PROFILE_MESSAGES.currentPasswordRequired)
-    .max(PASSWORD_MAX),
+    .check(z.minLength(1, PROFILE_MESSAGES.currentPasswordRequired), z.maxLength(PASSWORD_MAX)),
   newPassword: newPasswordField,
 });
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
 
 /** The form adds the confirmation, checked only in the browser. */
-export const changePasswordFormSchema = changePasswordSchema
-  .extend({ confirmPassword: z.string() })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: PROFILE_MESSAGES.passwordsMismatch, path: ['confirmPassword'] });
+export const changePasswordFormSchema = z
+  .extend(changePasswordSchema, { confirmPassword: z.string() })
+  .check(z.refine((v) => v.newPassword === v.confirmPassword, { message: PROFILE_MESSAGES.passwordsMismatch, path: ['confirmPassword'] }));
 export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
 
 export const successResponseSchema = z.object({ success: z.literal(true), message: z.string() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from '../constants';
-import { REGISTRATION_MESSAGES } from '../registration-messages';
+import { REGISTRATION_MESSAGES } from '../registration-rules';
 import {
   PROFILE_MESSAGES,
   departmentsSchema,

@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { SHIPMENT_STATUSES } from '../enums';
+import { trackingUrl } from '../shipping-rules';
 
 export const SHIPMENT_CREATE_STATUSES = ['draft', 'in_transit'] as const;
 export const NO_RELAY_POINT = 'Aucun point relais configuré';
 export const NO_POSTAL_CODE = 'Non renseigné';
 export const LOT_REQUIRED_MESSAGE = 'Veuillez sélectionner un lot de mission';
 
-/** Mondial Relay's public tracking page for a parcel number (decisions.md §4). */
-export function trackingUrl(trackingNumber: string): string {
-  return `https://www.mondialrelay.fr/suivi-de-colis/?numeroExpedition=${encodeURIComponent(trackingNumber)}`;
-}
+// Without zod in shipping-rules.ts, for the technician's parcels (decision 013).
+export { trackingUrl };
 
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 const isDate = (value: string) =>

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { MonitorX } from 'lucide-react';
 import { DashboardShell, TabPlaceholder } from '@/components/layout/dashboard-shell';
+import { QueryProvider } from '@/app/query-provider';
 import { Spinner } from '@/components/ui/feedback';
 import { NativeSelect } from '@/components/ui/input';
 import { paths } from '@/config/paths';
@@ -10,7 +11,7 @@ import { usePublicConfig } from '@/features/auth/api/get-public-config-query';
 import { useLogout } from '@/features/auth/api/logout';
 import { useMediaQuery } from '@/hooks/use-media-query';
 import { usePageMeta } from '@/hooks/use-page-meta';
-import { QueryProvider } from '@/app/query-provider';
+import '@/lib/zod-locale';
 import { RequireRole } from '../require-role';
 import { ADMIN_TAB_DEFINITIONS } from './tabs';
 

@@ -2,13 +2,14 @@ import { Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { DashboardShell, TabPlaceholder } from '@/components/layout/dashboard-shell';
+import { QueryProvider } from '@/app/query-provider';
 import { Spinner } from '@/components/ui/feedback';
 import { paths } from '@/config/paths';
 import { useLogout } from '@/features/auth/api/logout';
 import { useTechnicianCounts, type TechnicianCounts } from '@/features/technician-dashboard/api/get-technician-counts';
 import { AccountBanners } from '@/features/technician-dashboard/components/account-banners';
 import { usePageMeta } from '@/hooks/use-page-meta';
-import { QueryProvider } from '@/app/query-provider';
+import '@/lib/zod-locale';
 import { RequireRole } from '../require-role';
 import { TECHNICIAN_TAB_DEFINITIONS } from './tabs';
 

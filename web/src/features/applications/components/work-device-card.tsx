@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { CheckCircle2, MapPin, Navigation, Phone, Send } from 'lucide-react';
 import { formatDate, formatDistance, formatDuration } from '@maillon/common/format';
-import { NO_SITE_EMAIL, VISIT_DATE_REQUIRED, type RouteStop, type WorkMission } from '@maillon/common/schemas/field-work';
+import { NO_SITE_EMAIL, VISIT_DATE_REQUIRED } from '@maillon/common/field-work-rules';
+import type { RouteStop, WorkMission } from '@maillon/common/schemas/field-work';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { TECHNICIAN_COMMENT_MAX } from '@maillon/common/schemas/field-work';
+import { TECHNICIAN_COMMENT_MAX } from '@maillon/common/field-work-rules';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';

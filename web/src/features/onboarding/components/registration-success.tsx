@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { CheckCircle2 } from 'lucide-react';
-import { REGISTRATION_MESSAGES } from '@maillon/common/registration-messages';
+import { REGISTRATION_MESSAGES } from '@maillon/common/registration-rules';
 
 /** Shown after a successful registration: the account waits for moderation (spec §2). */
 export function RegistrationSuccess({ email, children }: { email: string; children?: ReactNode }) {

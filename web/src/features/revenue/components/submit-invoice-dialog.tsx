@@ -8,8 +8,8 @@ import {
   INVOICE_SUBMIT_MESSAGES,
   submitInvoiceFormSchema,
   type SubmitInvoiceForm,
-  type TechnicianInvoice,
-} from '@maillon/common/schemas/money';
+} from '@maillon/common/schemas/invoice-submission';
+import type { TechnicianInvoice } from '@maillon/common/schemas/money';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
