@@ -51,7 +51,17 @@ describe('GET /api/missions', () => {
       const response = await admin({ method: 'GET', url: `/api/missions?search=${encodeURIComponent(token.toUpperCase())}` });
       expect(response.statusCode, field).toBe(200);
       expect(response.json().map((m: { id: string }) => m.id), field).toEqual([row.id]);
+      expect(response.headers['x-total-count'], field).toBe('1');
+      expect(response.json()[0], field).not.toHaveProperty('total');
     }
+    const shared = `Zqpage${crypto.randomUUID().slice(0, 6)}`;
+    for (let i = 0; i < 3; i += 1) await mission({ title: `${shared} ${i}` });
+    const second = await admin({ method: 'GET', url: `/api/missions?search=${shared}&limit=2&offset=2` });
+    expect(second.json()).toHaveLength(1);
+    expect(second.headers['x-total-count']).toBe('3');
+    const past = await admin({ method: 'GET', url: `/api/missions?search=${shared}&limit=2&offset=6` });
+    expect(past.json()).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('3');
     const dept = await mission({ department: '2B' });
     const byDepartment = await admin({ method: 'GET', url: '/api/missions?search=2b&limit=100' });
     expect(byDepartment.json().map((m: { id: string }) => m.id)).toContain(dept.id);
