@@ -48,6 +48,9 @@ export default defineConfig(({ command }) => ({
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {
     target: 'es2022',
+    // Terser: about 2 % less gzip JS than esbuild's minifier (4 KB on the technician area) for a slower build.
+    minify: 'terser',
+    terserOptions: { compress: { passes: 2 } },
     sourcemap: false,
     reportCompressedSize: true,
     // scripts/bundle-report.mjs reads the manifest to size each area (public, technician, admin).
