@@ -1,6 +1,7 @@
 // Gzip size of the JavaScript each area downloads (entry + its route chunks + every lazy tab), from Vite's manifest,
 // and a check that the technician area never loads admin code (and the reverse). Both the budgets of issue 10
-// (decision 013) and the separation are enforced: exit 1 when an area is over or leaks.
+// (decision 013) and the separation are enforced: exit 1 when an area is over or leaks. A public area is what the page
+// needs for its first paint; an info row adds the register page's form, which it loads right after.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -38,6 +39,8 @@ const areas = {
   'public: technician login': { keys: [entry, route('technician/login.tsx')], dynamic: false, budget: 100 },
   'public: register': { keys: [entry, route('technician/register.tsx')], dynamic: false, budget: 100 },
   'public: admin login': { keys: [entry, route('admin/login.tsx')], dynamic: false, budget: 100 },
+  // The registration form is a lazy chunk the page requests right after its first paint: shown, not budgeted.
+  'register page with its form': { keys: [entry, route('technician/register.tsx')], dynamic: true, budget: null },
   'technician area (all tabs)': { keys: [entry, technicianDashboard, toaster], dynamic: true, budget: 200 },
   'admin area (all tabs)': { keys: [entry, adminDashboard, toaster], dynamic: true, budget: 300 },
 };
@@ -59,6 +62,10 @@ for (const [name, area] of Object.entries(areas)) {
   const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
   const kb = files.reduce((sum, f) => sum + gzip(f), 0) / 1024;
   sizes[name] = { keys, kb };
+  if (area.budget === null) {
+    rows.push(`| ${name} | ${kb.toFixed(1)} KB | – | info |`);
+    continue;
+  }
   if (kb > area.budget) over.push(`${name} (${kb.toFixed(1)} KB > ${area.budget} KB)`);
   rows.push(`| ${name} | ${kb.toFixed(1)} KB | ${area.budget} KB | ${kb <= area.budget ? 'ok' : 'over'} |`);
 }
