@@ -31,10 +31,11 @@ export interface AuthContext {
   absoluteExpiresAt: Date;
 }
 
-export async function findSessionByToken(db: Db, token: string): Promise<AuthContext | null> {
-  if (token.length > 100) return null;
-  const tokenHash = hashToken(token);
-  const [row] = await db
+/** The session lookup runs on every request the session cache cannot answer: a named prepared statement per database. */
+const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+
+function prepareSessionLookup(db: Db) {
+  return db
     .select({
       userId: users.id,
       email: users.email,
@@ -49,8 +50,17 @@ export async function findSessionByToken(db: Db, token: string): Promise<AuthCon
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(technicians, eq(technicians.userId, users.id))
-    .where(eq(sessions.tokenHash, tokenHash))
-    .limit(1);
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('maillon_session_by_token');
+}
+
+export async function findSessionByToken(db: Db, token: string): Promise<AuthContext | null> {
+  if (token.length > 100) return null;
+  const tokenHash = hashToken(token);
+  let lookup = sessionLookups.get(db);
+  if (!lookup) sessionLookups.set(db, (lookup = prepareSessionLookup(db)));
+  const [row] = await lookup.execute({ tokenHash });
   if (!row) return null;
   const now = Date.now();
   const disabled = !row.isActive || row.technicianStatus === 'inactive' || row.technicianStatus === 'rejected';
