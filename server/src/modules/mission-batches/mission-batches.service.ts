@@ -40,10 +40,11 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
   }
   const where = and(...conditions);
 
-  // The total rides along with the page (one round trip); only a page past the end counts on its own.
-  const lots = await db
+  // One statement: the page of lots (with the total of the filter, count over ()) in a subquery, then each lot's
+  // figures from the indexed batch ids of that page only (docs/decisions/014: round trips are the cost).
+  const page = db
     .select({
-      total: sql<number>`count(*) over ()`.mapWith(Number),
+      total: sql<number>`count(*) over ()`.mapWith(Number).as('total'),
       id: missionBatches.id,
       title: missionBatches.title,
       description: missionBatches.description,
@@ -57,15 +58,38 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
     .where(where)
     .orderBy(desc(missionBatches.createdAt), asc(missionBatches.title), asc(missionBatches.id))
     .limit(filter.limit)
-    .offset(filter.offset);
+    .offset(filter.offset)
+    .as('page');
+  // Qualified by hand: inside the correlated subqueries a bare "id" would name the inner table's column.
+  const pageId = sql`"page"."id"`;
+  const applied = filter.technicianId
+    ? sql<boolean>`exists (select 1 from ${applications} where ${applications.batchId} = ${pageId} and ${applications.technicianId} = ${filter.technicianId})`
+    : sql<boolean>`false`;
+  const lots = await db
+    .select({
+      total: page.total,
+      id: page.id,
+      title: page.title,
+      description: page.description,
+      priceCents: page.priceCents,
+      departments: page.departments,
+      tags: page.tags,
+      deadline: page.deadline,
+      createdAt: page.createdAt,
+      devices: sql<number>`(select count(*)::int from ${missions} where ${missions.batchId} = ${pageId})`.mapWith(Number),
+      models: sql<string[]>`(select coalesce(array_agg(distinct ${missions.defibrillatorModel}) filter (where coalesce(${missions.defibrillatorModel}, '') <> ''), '{}') from ${missions} where ${missions.batchId} = ${pageId})`,
+      missionDepartments: sql<string[]>`(select coalesce(array_agg(distinct ${missions.department}) filter (where coalesce(${missions.department}, '') <> ''), '{}') from ${missions} where ${missions.batchId} = ${pageId})`,
+      candidates: sql<number>`(select count(*)::int from ${applications} where ${applications.batchId} = ${pageId})`.mapWith(Number),
+      applied,
+      assigned: sql<boolean>`exists (select 1 from ${applications} where ${applications.batchId} = ${pageId} and ${applications.status} in ('Recruté', 'Terminé'))`,
+    })
+    .from(page)
+    .orderBy(desc(page.createdAt), asc(page.title), asc(page.id));
 
   const total =
     lots[0]?.total ?? (filter.offset > 0 ? Number((await db.select({ n: count() }).from(missionBatches).where(where))[0]?.n ?? 0) : 0);
-  const stats = await getLotAggregates(db, { batchIds: lots.map((l) => l.id), technicianId: filter.technicianId });
-  const items = lots.map((lot): AvailableLot => {
-    const m = stats.missions.get(lot.id);
-    const a = stats.applications.get(lot.id);
-    return {
+  const items = lots.map(
+    (lot): AvailableLot => ({
       id: lot.id,
       title: lot.title,
       description: lot.description?.trim() ? lot.description : DEFAULT_LOT_DESCRIPTION,
@@ -73,15 +97,15 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
       departments: lot.departments,
       tags: lot.tags,
       deadline: lot.deadline?.toISOString() ?? null,
-      defibrillatorCount: m?.devices ?? 0,
-      candidateCount: a?.candidates ?? 0,
-      models: m?.models ?? [],
-      missionDepartments: m?.departments ?? [],
-      hasApplied: a?.applied ?? false,
-      isAssigned: a?.assigned ?? false,
+      defibrillatorCount: lot.devices,
+      candidateCount: lot.candidates,
+      models: [...(lot.models ?? [])].sort((x, y) => x.localeCompare(y, 'fr')),
+      missionDepartments: lot.missionDepartments ?? [],
+      hasApplied: Boolean(lot.applied),
+      isAssigned: Boolean(lot.assigned),
       createdAt: lot.createdAt.toISOString(),
-    };
-  });
+    }),
+  );
   return { items, total };
 }
 
