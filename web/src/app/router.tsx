@@ -6,7 +6,7 @@ import { RouteErrorBoundary } from './route-error-boundary';
 import { LandingRoute } from './routes/landing';
 import { NotFoundRoute } from './routes/not-found';
 
-// Declarative routes with React.lazy: the data router (loaders, actions, fetchers) is not used and weighs ~17 KB gzip.
+// Declarative routes with React.lazy: the data router (loaders, actions, fetchers) is not used and weighs ~15 KB gzip.
 const TechnicianLoginRoute = lazy(() => import('./routes/technician/login').then((m) => ({ default: m.TechnicianLoginRoute })));
 const TechnicianRegisterRoute = lazy(() => import('./routes/technician/register').then((m) => ({ default: m.TechnicianRegisterRoute })));
 const ResetPasswordRoute = lazy(() => import('./routes/technician/reset-password').then((m) => ({ default: m.ResetPasswordRoute })));
