@@ -7,7 +7,10 @@ import tailwindcss from '@tailwindcss/vite';
 
 // react-router's package exports only its development build (dev warnings on, remix-run/react-router#12532);
 // production bundles take the production build next to it.
-const reactRouterProduction = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist/production/index.mjs');
+const reactRouterProduction = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
 
 // react-router's build declares its components (NavLink, Form…) without the pure annotation that React libraries put on
 // React.forwardRef / createContext / memo calls, so unused ones stay in the bundle; adding it lets Rollup drop them.
@@ -32,7 +35,10 @@ const zodMiniInstance: Plugin = {
   async resolveId(source, importer, options) {
     const fromMini = importer?.endsWith(ZOD_MINI);
     if (source !== 'zod/mini' && !fromMini) return null;
-    const resolved = await this.resolve(source, fromMini ? importer!.slice(0, -ZOD_MINI.length) : importer, { ...options, skipSelf: true });
+    const resolved = await this.resolve(source, fromMini ? importer!.slice(0, -ZOD_MINI.length) : importer, {
+      ...options,
+      skipSelf: true,
+    });
     return resolved && !resolved.external ? { ...resolved, id: resolved.id + ZOD_MINI } : resolved;
   },
 };

@@ -8,9 +8,15 @@ import { NotFoundRoute } from './routes/not-found';
 
 // Declarative routes with React.lazy: the data router (loaders, actions, fetchers) is not used and weighs ~15 KB gzip.
 const TechnicianLoginRoute = lazy(() => import('./routes/technician/login').then((m) => ({ default: m.TechnicianLoginRoute })));
-const TechnicianRegisterRoute = lazy(() => import('./routes/technician/register').then((m) => ({ default: m.TechnicianRegisterRoute })));
-const ResetPasswordRoute = lazy(() => import('./routes/technician/reset-password').then((m) => ({ default: m.ResetPasswordRoute })));
-const TechnicianDashboardRoute = lazy(() => import('./routes/technician/dashboard').then((m) => ({ default: m.TechnicianDashboardRoute })));
+const TechnicianRegisterRoute = lazy(() =>
+  import('./routes/technician/register').then((m) => ({ default: m.TechnicianRegisterRoute })),
+);
+const ResetPasswordRoute = lazy(() =>
+  import('./routes/technician/reset-password').then((m) => ({ default: m.ResetPasswordRoute })),
+);
+const TechnicianDashboardRoute = lazy(() =>
+  import('./routes/technician/dashboard').then((m) => ({ default: m.TechnicianDashboardRoute })),
+);
 const AdminLoginRoute = lazy(() => import('./routes/admin/login').then((m) => ({ default: m.AdminLoginRoute })));
 const AdminDashboardRoute = lazy(() => import('./routes/admin/dashboard').then((m) => ({ default: m.AdminDashboardRoute })));
 

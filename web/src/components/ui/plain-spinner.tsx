@@ -6,7 +6,10 @@ import { Loader2 } from 'lucide-react';
  */
 export function PlainSpinner({ fullHeight = false }: { fullHeight?: boolean }) {
   return (
-    <div role="status" className={`flex items-center justify-center gap-2 py-10 text-muted-foreground${fullHeight ? ' min-h-dvh' : ''}`}>
+    <div
+      role="status"
+      className={`flex items-center justify-center gap-2 py-10 text-muted-foreground${fullHeight ? ' min-h-dvh' : ''}`}
+    >
       <Loader2 className="size-5 animate-spin" aria-hidden="true" />
       <span className="text-sm">Chargement...</span>
     </div>

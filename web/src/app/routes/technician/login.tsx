@@ -48,7 +48,11 @@ export function TechnicianLoginRoute() {
             }
           />
           <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-            <button type="button" className={buttonVariants({ variant: 'link', size: 'inline' })} onClick={() => setForgotOpen(true)}>
+            <button
+              type="button"
+              className={buttonVariants({ variant: 'link', size: 'inline' })}
+              onClick={() => setForgotOpen(true)}
+            >
               Mot de passe oublié ?
             </button>
             <button type="button" className={buttonVariants({ variant: 'outline' })} onClick={() => setRegisterOpen(true)}>

@@ -26,14 +26,28 @@ function validateLogin({ email, password }: LoginRequest): LoginErrors {
 }
 
 /** Field's markup (label, control, inline error wired for screen readers) on native elements. */
-function LoginField({ id, label, error, children }: { id: string; label: string; error: string | undefined; children: React.ReactElement<React.ComponentProps<'input'>> }) {
+function LoginField({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  error: string | undefined;
+  children: React.ReactElement<React.ComponentProps<'input'>>;
+}) {
   const errorId = `${id}-error`;
   return (
     <div className="grid gap-1.5">
       <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      {React.cloneElement(children, { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : undefined })}
+      {React.cloneElement(children, {
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': error ? errorId : undefined,
+      })}
       {error ? (
         <p id={errorId} role="alert" className="text-sm text-destructive">
           {error}
