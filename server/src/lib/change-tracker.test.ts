@@ -5,13 +5,20 @@ describe('writtenTables', () => {
   it('names the table of each kind of write, quoted or not', () => {
     expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions']);
     expect(writtenTables('update "applications" set "status" = $1 where "id" = $2')).toEqual(['applications']);
-    expect(writtenTables('delete from mission_batches where id = $1')).toEqual(['mission_batches']);
-    expect(writtenTables('truncate table invoices')).toEqual(['invoices']);
+    expect(writtenTables('delete from mission_batches where id = $1')[0]).toBe('mission_batches');
+    expect(writtenTables('truncate table invoices')[0]).toBe('invoices');
     expect(writtenTables('with moved as (update "missions" set "batch_id" = $1 returning 1) insert into "audit_log" select 1')).toEqual([
       'missions',
       'audit_log',
     ]);
     expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers']);
+  });
+
+  it('adds the tables a delete reaches through ON DELETE cascade / set null, transitively', () => {
+    const tables = writtenTables('delete from "users" where "id" = $1');
+    expect(tables[0]).toBe('users');
+    expect(tables).toEqual(expect.arrayContaining(['technicians', 'sessions', 'applications', 'invoices']));
+    expect(writtenTables('insert into "users" ("email") values ($1)')).toEqual(['users']);
   });
 
   it('does not take a row lock or a column name for a write', () => {

@@ -1,5 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { is } from 'drizzle-orm';
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
+import * as schema from '../db/schema';
 
 /**
  * Which tables changed, and when, seen at the driver: every statement sent through the database client is read once
@@ -48,7 +51,7 @@ export interface StatementScope {
 export const statementScope = new AsyncLocalStorage<StatementScope>();
 
 const IDENTIFIER = String.raw`(?:only\s+)?"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*)"?)?`;
-const WRITE = new RegExp(String.raw`(?<!\bfor\s+(?:no\s+key\s+)?)\b(?:insert\s+into|update|delete\s+from|merge\s+into|truncate(?:\s+table)?)\s+${IDENTIFIER}`, 'gi');
+const WRITE = new RegExp(String.raw`(?<!\bfor\s+(?:no\s+key\s+)?)\b(insert\s+into|update|delete\s+from|merge\s+into|truncate(?:\s+table)?)\s+${IDENTIFIER}`, 'gi');
 const READ = new RegExp(String.raw`\b(?:from|join)\s+${IDENTIFIER}`, 'gi');
 const SCHEMA_CHANGE = /^\s*(?:create|alter|drop|comment|grant|revoke|copy|do)\b/i;
 const TRANSACTION_END = /^\s*(?:commit|rollback|end|abort)\b/i;
@@ -58,22 +61,61 @@ const TRANSACTION_END = /^\s*(?:commit|rollback|end|abort)\b/i;
  */
 const HARMLESS_WRITE = /^\s*(?:insert\s+into\s+"sessions"|update\s+"sessions"\s+set\s+"last_seen_at")/i;
 
-function tableNames(pattern: RegExp, text: string): string[] {
-  const names: string[] = [];
-  for (const match of text.matchAll(pattern)) names.push((match[2] ?? match[1]!).toLowerCase());
-  return names;
+/**
+ * Tables a delete (or an update) of a table's rows can change through foreign keys with ON DELETE / ON UPDATE actions
+ * (cascade, set null, set default), followed transitively: deleting a user deletes its technician, which deletes its
+ * applications… The database has no triggers; these actions are the only writes a statement makes elsewhere.
+ */
+function foreignKeyActions(kind: 'onDelete' | 'onUpdate'): Map<string, string[]> {
+  const direct = new Map<string, Set<string>>();
+  for (const value of Object.values(schema)) {
+    if (!is(value, PgTable)) continue;
+    const config = getTableConfig(value);
+    for (const foreignKey of config.foreignKeys) {
+      const action = foreignKey[kind];
+      if (!action || action === 'no action' || action === 'restrict') continue;
+      const referenced = getTableConfig(foreignKey.reference().foreignTable).name;
+      if (!direct.has(referenced)) direct.set(referenced, new Set());
+      direct.get(referenced)!.add(config.name);
+    }
+  }
+  const closure = new Map<string, string[]>();
+  for (const table of direct.keys()) {
+    const seen = new Set<string>();
+    const stack = [...direct.get(table)!];
+    while (stack.length) {
+      const next = stack.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...(direct.get(next) ?? []));
+    }
+    closure.set(table, [...seen]);
+  }
+  return closure;
 }
 
-/** Tables a statement writes ('*' for a schema change), or none. */
+const CASCADES = { onDelete: foreignKeyActions('onDelete'), onUpdate: foreignKeyActions('onUpdate') };
+
+/** Tables a statement writes ('*' for a schema change), with the tables its foreign-key actions reach; or none. */
 export function writtenTables(text: string): string[] {
   if (SCHEMA_CHANGE.test(text)) return ['*'];
   if (HARMLESS_WRITE.test(text)) return [];
-  return tableNames(WRITE, text);
+  const tables = new Set<string>();
+  for (const match of text.matchAll(WRITE)) {
+    const table = (match[3] ?? match[2]!).toLowerCase();
+    tables.add(table);
+    const verb = match[1]!.toLowerCase();
+    const reached = verb.startsWith('update') ? CASCADES.onUpdate.get(table) : verb.startsWith('insert') ? undefined : CASCADES.onDelete.get(table);
+    for (const other of reached ?? []) tables.add(other);
+  }
+  return [...tables];
 }
 
 /** Tables a statement reads from or joins. */
 export function readTables(text: string): string[] {
-  return tableNames(READ, text);
+  const names: string[] = [];
+  for (const match of text.matchAll(READ)) names.push((match[2] ?? match[1]!).toLowerCase());
+  return names;
 }
 
 interface Connection {

@@ -114,6 +114,19 @@ describe('read cache', () => {
   });
 });
 
+describe('read cache and foreign-key actions', () => {
+  it('drops a deleted technician from the cached admin list (the delete reaches technicians through users)', async () => {
+    const { technician } = await createTechnician(ctx.db, { status: 'inactive' });
+    const list = async () =>
+      (await as(ctx.app, cookieAdmin)({ method: 'GET', url: '/api/technicians?status=inactive&limit=100' })).json().map((t: { id: string }) => t.id);
+    expect(await list()).toContain(technician.id);
+    expect(await list()).toContain(technician.id);
+    const removed = await as(ctx.app, cookieAdmin)({ method: 'DELETE', url: `/api/technicians/${technician.id}` });
+    expect(removed.statusCode).toBe(200);
+    expect(await list()).not.toContain(technician.id);
+  });
+});
+
 describe('session cache', () => {
   it('refuses a session on the next request once it is logged out', async () => {
     const cookie = await login(ctx.app, techB.technician.email);
