@@ -6,7 +6,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { useFrenchZodMessages } from '@maillon/common/zod-fr';
 import { UPLOAD_MAX_BYTES } from '@maillon/common/constants';
@@ -16,6 +15,7 @@ import { accessPlugin } from './plugins/access';
 import { readCachePlugin } from './plugins/read-cache';
 import { errorsPlugin } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
+import { registerWebAssets } from './plugins/web-assets';
 import { apiModules } from './modules';
 
 declare module 'fastify' {
@@ -80,18 +80,7 @@ export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions
   if (!distDir) {
     app.setNotFoundHandler((_request, reply) => reply.status(404).send(notFound));
   } else {
-    await app.register(fastifyStatic, {
-      root: distDir,
-      wildcard: false,
-      index: false,
-      // The build writes .br and .gz next to each asset (scripts/precompress.mjs): served as they are.
-      preCompressed: true,
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-        }
-      },
-    });
+    await registerWebAssets(app, distDir);
     const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
     app.setNotFoundHandler((request, reply) => {
       if (request.url.startsWith('/api') || request.method !== 'GET') {

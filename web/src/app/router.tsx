@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { PlainSpinner } from '@/components/ui/plain-spinner';
 import { paths } from '@/config/paths';
+import { preloadable } from '@/lib/preloadable';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { LandingRoute } from './routes/landing';
 import { NotFoundRoute } from './routes/not-found';
@@ -14,9 +15,21 @@ const TechnicianRegisterRoute = lazy(() =>
 const ResetPasswordRoute = lazy(() =>
   import('./routes/technician/reset-password').then((m) => ({ default: m.ResetPasswordRoute })),
 );
-const TechnicianDashboardRoute = lazy(() =>
-  import('./routes/technician/dashboard').then((m) => ({ default: m.TechnicianDashboardRoute })),
-);
+const technicianDashboard = preloadable(async () => {
+  const { TechnicianDashboardRoute: Route, initialTabReady } = await import('./routes/technician/dashboard');
+  await initialTabReady;
+  return { default: Route };
+});
+const TechnicianDashboardRoute = technicianDashboard.Component;
+
+/**
+ * First content (issue 10): on the technician dashboard's address the entry starts its code at once; the promise
+ * settles when it is in (or failed: the route then loads as usual).
+ */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  if (pathname !== paths.technician.dashboard.path && pathname !== '/technician') return Promise.resolve();
+  return technicianDashboard.preload().catch(() => undefined);
+}
 const AdminLoginRoute = lazy(() => import('./routes/admin/login').then((m) => ({ default: m.AdminLoginRoute })));
 const AdminDashboardRoute = lazy(() => import('./routes/admin/dashboard').then((m) => ({ default: m.AdminDashboardRoute })));
 

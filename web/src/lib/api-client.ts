@@ -1,3 +1,5 @@
+import { takeEarlyRead } from './early-reads';
+
 /** Raised for any non-2xx answer: text "status: body" (spec §8), plus the server's French message. */
 export class ApiError extends Error {
   readonly status: number;
@@ -41,7 +43,8 @@ async function request<T>(method: string, path: string, body?: Body, init?: Requ
   }
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: payload, credentials: 'include', ...init });
+    const early = method === 'GET' && !init ? takeEarlyRead(path) : undefined;
+    response = await (early ?? fetch(path, { method, headers, body: payload, credentials: 'include', ...init }));
   } catch {
     throw new NetworkError();
   }
@@ -66,7 +69,7 @@ export const api = {
 export async function getPage<T>(path: string): Promise<{ items: T[]; total: number }> {
   let response: Response;
   try {
-    response = await fetch(path, { credentials: 'include', headers: { Accept: 'application/json' } });
+    response = await (takeEarlyRead(path) ?? fetch(path, { credentials: 'include', headers: { Accept: 'application/json' } }));
   } catch {
     throw new NetworkError();
   }

@@ -11,7 +11,7 @@ import { AccountBanners } from '@/features/technician-dashboard/components/accou
 import { usePageMeta } from '@/hooks/use-page-meta';
 import '@/lib/zod-locale';
 import { RequireRole } from '../require-role';
-import { TECHNICIAN_TAB_DEFINITIONS } from './tabs';
+import { preloadTechnicianTab, TECHNICIAN_TAB_DEFINITIONS } from './tabs';
 
 function countFor(counts: TechnicianCounts | undefined, key: (typeof TECHNICIAN_TAB_DEFINITIONS)[number]['countKey']) {
   if (!counts || !key) return undefined;
@@ -55,6 +55,10 @@ function TechnicianDashboard({ technician }: { technician: Technician }) {
     </DashboardShell>
   );
 }
+
+// First content (issue 10): the open tab's code starts loading with this route, beside the session check; the router
+// shows this route once that tab is in too (app/router.tsx), so the first load reveals the page in one step.
+export const initialTabReady = preloadTechnicianTab(new URLSearchParams(window.location.search).get('tab') ?? 'find-missions');
 
 export function TechnicianDashboardRoute() {
   return (

@@ -1,20 +1,13 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { AvailableLot } from '@maillon/common/schemas/lots';
-import { getPage, qs } from '@/lib/api-client';
+import { getPage } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import { availableLotsPath, type AvailableLotsFilters } from './available-lots-path';
 
-export const LOTS_PAGE_SIZE = 20;
-
-export interface AvailableLotsFilters {
-  department: string;
-  tag: string;
-  search: string;
-}
+export { LOTS_PAGE_SIZE, type AvailableLotsFilters } from './available-lots-path';
 
 export function getAvailableLots({ technicianId, filters, offset }: { technicianId: string; filters: AvailableLotsFilters; offset: number }) {
-  return getPage<AvailableLot>(
-    `/api/mission-batches/available-for-application${qs({ technicianId, ...filters, limit: LOTS_PAGE_SIZE, offset })}`,
-  );
+  return getPage<AvailableLot>(availableLotsPath(technicianId, filters, offset));
 }
 
 /** Lots open to applications, filtered and paged by the server ("Afficher plus" loads the next page). */
