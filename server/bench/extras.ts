@@ -17,7 +17,7 @@ export interface ExtrasOptions {
   databaseUrl: string;
   endpoints: Endpoint[];
   /** The autocannon figures the pgbench ones stand next to. */
-  rows: { name: string; reqPerSec: number }[];
+  rows: { name: string; reqPerSec: number; uncached?: { reqPerSec: number } | undefined }[];
   clients: number;
   durationS: number;
   /** Port of the production server the browser step starts. */
