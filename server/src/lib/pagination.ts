@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '@maillon/common/constants';
@@ -17,4 +18,12 @@ export function setTotal(reply: FastifyReply, total: number): void {
 /** Escapes LIKE wildcards in user search text. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The total of a filtered list, carried by each row of its page (one round trip instead of a count query). */
+export const windowTotal = () => sql<number>`count(*) over ()`.mapWith(Number);
+
+/** The total a page's rows carry (windowTotal); a page past the end has none, and counts on its own. */
+export async function pageTotal(rows: readonly { total: number }[], offset: number, countAll: () => Promise<number>): Promise<number> {
+  return rows[0]?.total ?? (offset > 0 ? countAll() : 0);
 }

@@ -7,7 +7,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { likePattern } from '../../lib/pagination';
+import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { missionColumns, toMission } from './admin-missions.mapper';
 
@@ -49,33 +49,22 @@ export async function listMissions(db: Db, filters: MissionListFilters): Promise
   }
   if (filters.status) where.push(eq(missions.status, filters.status));
   const condition = where.length ? and(...where) : undefined;
-  const page = () =>
-    db
-      .select(missionColumns)
-      .from(missions)
-      .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
-      .where(condition)
-      .orderBy(desc(missions.createdAt), desc(missions.id))
-      .limit(filters.limit)
-      .offset(filters.offset);
   const countAll = async () => Number((await db.select({ n: count() }).from(missions).where(condition))[0]?.n ?? 0);
-  if (filters.search) {
-    // A text search reads every matching mission anyway: one pass gives the page and the total (count over ()),
-    // instead of a second pass for the count (it halves a search on the embedded database, where it is a scan).
-    const rows = await db
-      .select({ ...missionColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(missions)
-      .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
-      .where(condition)
-      .orderBy(desc(missions.createdAt), desc(missions.id))
-      .limit(filters.limit)
-      .offset(filters.offset);
-    const items = rows.map(({ total: _total, ...row }) => toMission(row));
-    return { items, total: rows[0]?.total ?? (filters.offset > 0 ? await countAll() : 0) };
-  }
-  // Without a search the page walks the (created_at, id) order and stops after `limit` rows; the count is its own pass.
-  const [rows, total] = await Promise.all([page(), countAll()]);
-  return { items: rows.map(toMission), total };
+  // A text search reads every matching mission anyway: one pass gives the page and the total (count over ()) — it halves
+  // a search on the embedded database, where it is a scan. Without a search the page walks the (created_at, id) order
+  // and stops after `limit` rows, so the total is its own pass beside it.
+  const withTotal = Boolean(filters.search);
+  const pageQuery = db
+    .select({ ...missionColumns, total: withTotal ? windowTotal() : sql<number>`0` })
+    .from(missions)
+    .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
+    .where(condition)
+    .orderBy(desc(missions.createdAt), desc(missions.id))
+    .limit(filters.limit)
+    .offset(filters.offset);
+  const [rows, counted] = await Promise.all([pageQuery, withTotal ? null : countAll()]);
+  const items = rows.map(({ total: _total, ...row }) => toMission(row));
+  return { items, total: counted ?? (await pageTotal(rows, filters.offset, countAll)) };
 }
 
 export async function getMission(db: DbOrTx, missionId: string): Promise<Mission> {

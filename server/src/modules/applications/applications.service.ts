@@ -7,8 +7,9 @@ import type { Application, ApplicationPillCounts, TechnicianApplication, Treated
 import type { Db, Tx } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { pageTotal, windowTotal } from '../../lib/pagination';
 import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
-import { getLotAggregates } from '../mission-batches/mission-batches.service';
+import { lotFigures, sortedModels } from '../mission-batches/mission-batches.service';
 
 type ApplicationRow = typeof applications.$inferSelect;
 
@@ -142,12 +143,14 @@ export async function listApplications(
   if (filter.status) conditions.push(inArray(applications.status, statusesFor(filter.status)));
   const where = conditions.length > 0 ? and(...conditions) : undefined;
 
-  const countAll = async () =>
-    Number((await db.select({ n: count() }).from(applications).leftJoin(missions, eq(missions.id, applications.missionId)).where(where))[0]?.n ?? 0);
+  // The lot's figures come in the same statement as the page (correlated to the joined lot).
+  const { devices: lotDevices, models, candidates } = lotFigures(sql`${missionBatches.id}`, null);
   const rows = await db
     .select({
-      // The total rides along with the page (one round trip); only a page past the end counts on its own.
-      total: sql<number>`count(*) over ()`.mapWith(Number),
+      total: windowTotal(),
+      lotDevices,
+      models,
+      candidates,
       id: applications.id,
       batchId: applications.batchId,
       missionId: applications.missionId,
@@ -182,16 +185,11 @@ export async function listApplications(
     log.warn({ applicationId: row.id }, 'candidature ignorée : lot introuvable');
     return false;
   });
-  const lotIds = withLot.map((r) => r.lot!.id);
   const finished = withLot.filter((r) => r.status === 'Terminé');
-  const [stats, devices] = await Promise.all([
-    getLotAggregates(db, { batchIds: lotIds, technicianId: null }),
-    getTreatedDevices(db, finished.map((r) => ({ batchId: r.lot!.id, technicianId: r.technicianId }))),
-  ]);
+  const devices = await getTreatedDevices(db, finished.map((r) => ({ batchId: r.lot!.id, technicianId: r.technicianId })));
 
   const items = withLot.map((row): TechnicianApplication => {
     const lot = row.lot!;
-    const m = stats.missions.get(lot.id);
     const isFinished = row.status === 'Terminé';
     return {
       ...toApplication(row),
@@ -205,17 +203,20 @@ export async function listApplications(
         deadline: lot.deadline?.toISOString() ?? null,
         status: lot.status,
         // A finished lot keeps its figures frozen (undone devices left for the system lot).
-        defibrillatorCount: lot.status === 'completed' ? lot.defibrillatorsSum : (m?.devices ?? 0),
+        defibrillatorCount: lot.status === 'completed' ? lot.defibrillatorsSum : row.lotDevices,
         defibrillatorsDone: lot.defibrillatorsDone,
         amountPerDefib: centsToEuros(lot.amountPerDefibCents),
-        candidateCount: stats.applications.get(lot.id)?.candidates ?? 0,
-        models: m?.models ?? [],
+        candidateCount: row.candidates,
+        models: sortedModels(row.models),
       },
       finalRevenue: isFinished ? centsToEuros(lot.amountPerDefibCents * lot.defibrillatorsDone) : null,
       devices: isFinished ? (devices.get(`${lot.id}:${row.technicianId}`) ?? []) : null,
     };
   });
-  return { items, total: rows[0]?.total ?? (filter.offset > 0 ? await countAll() : 0) };
+  const total = await pageTotal(rows, filter.offset, async () =>
+    Number((await db.select({ n: count() }).from(applications).leftJoin(missions, eq(missions.id, applications.missionId)).where(where))[0]?.n ?? 0),
+  );
+  return { items, total };
 }
 
 /** Devices of finished lots with their state for the technician who did them ("Effectué" / "Non traité"). */

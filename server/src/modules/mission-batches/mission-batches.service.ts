@@ -1,10 +1,10 @@
-import { and, arrayContains, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { centsToEuros } from '@maillon/common/format';
 import type { AvailableLot, LotFilters } from '@maillon/common/schemas/lots';
 import type { Db } from '../../db/client';
 import { applications, missionBatches, missions } from '../../db/schema';
-import { likePattern } from '../../lib/pagination';
+import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
 
 /** Lots a technician may see: visible, not completed, never the system lot (decisions.md §4). */
 export function isOpenLot(): SQL {
@@ -44,7 +44,7 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
   // figures from the indexed batch ids of that page only (docs/decisions/014: round trips are the cost).
   const page = db
     .select({
-      total: sql<number>`count(*) over ()`.mapWith(Number).as('total'),
+      total: windowTotal().as('total'),
       id: missionBatches.id,
       title: missionBatches.title,
       description: missionBatches.description,
@@ -61,10 +61,7 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
     .offset(filter.offset)
     .as('page');
   // Qualified by hand: inside the correlated subqueries a bare "id" would name the inner table's column.
-  const pageId = sql`"page"."id"`;
-  const applied = filter.technicianId
-    ? sql<boolean>`exists (select 1 from ${applications} where ${applications.batchId} = ${pageId} and ${applications.technicianId} = ${filter.technicianId})`
-    : sql<boolean>`false`;
+  const figures = lotFigures(sql`"page"."id"`, filter.technicianId);
   const lots = await db
     .select({
       total: page.total,
@@ -76,18 +73,14 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
       tags: page.tags,
       deadline: page.deadline,
       createdAt: page.createdAt,
-      devices: sql<number>`(select count(*)::int from ${missions} where ${missions.batchId} = ${pageId})`.mapWith(Number),
-      models: sql<string[]>`(select coalesce(array_agg(distinct ${missions.defibrillatorModel}) filter (where coalesce(${missions.defibrillatorModel}, '') <> ''), '{}') from ${missions} where ${missions.batchId} = ${pageId})`,
-      missionDepartments: sql<string[]>`(select coalesce(array_agg(distinct ${missions.department}) filter (where coalesce(${missions.department}, '') <> ''), '{}') from ${missions} where ${missions.batchId} = ${pageId})`,
-      candidates: sql<number>`(select count(*)::int from ${applications} where ${applications.batchId} = ${pageId})`.mapWith(Number),
-      applied,
-      assigned: sql<boolean>`exists (select 1 from ${applications} where ${applications.batchId} = ${pageId} and ${applications.status} in ('Recruté', 'Terminé'))`,
+      ...figures,
     })
     .from(page)
     .orderBy(desc(page.createdAt), asc(page.title), asc(page.id));
 
-  const total =
-    lots[0]?.total ?? (filter.offset > 0 ? Number((await db.select({ n: count() }).from(missionBatches).where(where))[0]?.n ?? 0) : 0);
+  const total = await pageTotal(lots, filter.offset, async () =>
+    Number((await db.select({ n: count() }).from(missionBatches).where(where))[0]?.n ?? 0),
+  );
   const items = lots.map(
     (lot): AvailableLot => ({
       id: lot.id,
@@ -99,7 +92,7 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
       deadline: lot.deadline?.toISOString() ?? null,
       defibrillatorCount: lot.devices,
       candidateCount: lot.candidates,
-      models: [...(lot.models ?? [])].sort((x, y) => x.localeCompare(y, 'fr')),
+      models: sortedModels(lot.models),
       missionDepartments: lot.missionDepartments ?? [],
       hasApplied: Boolean(lot.applied),
       isAssigned: Boolean(lot.assigned),
@@ -109,53 +102,27 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
   return { items, total };
 }
 
-export interface LotAggregates {
-  missions: Map<string, { devices: number; models: string[]; departments: string[] }>;
-  applications: Map<string, { candidates: number; applied: boolean; assigned: boolean }>;
+/**
+ * A lot's figures as correlated subqueries on the indexed batch ids, for the outer query's lot `lotId` (an SQL
+ * expression): devices, distinct models and departments of its missions; candidates, whether `technicianId` applied,
+ * whether a technician is recruited. Lists of lots select what they show of it, in the same statement as their page.
+ */
+export function lotFigures(lotId: SQL, technicianId: string | null) {
+  return {
+    devices: sql<number>`(select count(*)::int from ${missions} where ${missions.batchId} = ${lotId})`.mapWith(Number),
+    models: sql<string[] | null>`(select coalesce(array_agg(distinct ${missions.defibrillatorModel}) filter (where coalesce(${missions.defibrillatorModel}, '') <> ''), '{}') from ${missions} where ${missions.batchId} = ${lotId})`,
+    missionDepartments: sql<string[] | null>`(select coalesce(array_agg(distinct ${missions.department}) filter (where coalesce(${missions.department}, '') <> ''), '{}') from ${missions} where ${missions.batchId} = ${lotId})`,
+    candidates: sql<number>`(select count(*)::int from ${applications} where ${applications.batchId} = ${lotId})`.mapWith(Number),
+    applied: technicianId
+      ? sql<boolean>`exists (select 1 from ${applications} where ${applications.batchId} = ${lotId} and ${applications.technicianId} = ${technicianId})`
+      : sql<boolean>`false`,
+    assigned: sql<boolean>`exists (select 1 from ${applications} where ${applications.batchId} = ${lotId} and ${applications.status} in ('Recruté', 'Terminé'))`,
+  };
 }
 
-/**
- * Figures derived from a page of lots, two grouped queries over the indexed batch ids: device count, distinct models and
- * departments of the missions; candidates, whether `technicianId` applied, whether a technician is recruited.
- */
-export async function getLotAggregates(db: Db, { batchIds, technicianId }: { batchIds: string[]; technicianId: string | null }): Promise<LotAggregates> {
-  const result: LotAggregates = { missions: new Map(), applications: new Map() };
-  const ids = [...new Set(batchIds)];
-  if (ids.length === 0) return result;
-  const missionQuery = db
-    .select({
-      batchId: missions.batchId,
-      devices: sql<number>`count(*)::int`,
-      models: sql<string[]>`coalesce(array_agg(distinct ${missions.defibrillatorModel}) filter (where coalesce(${missions.defibrillatorModel}, '') <> ''), '{}')`,
-      departments: sql<string[]>`coalesce(array_agg(distinct ${missions.department}) filter (where coalesce(${missions.department}, '') <> ''), '{}')`,
-    })
-    .from(missions)
-    .where(inArray(missions.batchId, ids))
-    .groupBy(missions.batchId);
-  const applicationQuery = db
-    .select({
-      batchId: applications.batchId,
-      candidates: sql<number>`count(*)::int`,
-      applied: technicianId ? sql<boolean>`bool_or(${applications.technicianId} = ${technicianId})` : sql<boolean>`false`,
-      assigned: sql<boolean>`bool_or(${applications.status} in ('Recruté', 'Terminé'))`,
-    })
-    .from(applications)
-    .where(inArray(applications.batchId, ids))
-    .groupBy(applications.batchId);
-  // Two independent reads side by side (db is the pool here, never a transaction).
-  const [missionRows, applicationRows] = await Promise.all([missionQuery, applicationQuery]);
-  for (const row of missionRows) {
-    if (!row.batchId) continue;
-    result.missions.set(row.batchId, {
-      devices: Number(row.devices),
-      models: [...(row.models ?? [])].sort((x, y) => x.localeCompare(y, 'fr')),
-      departments: row.departments ?? [],
-    });
-  }
-  for (const row of applicationRows) {
-    if (row.batchId) result.applications.set(row.batchId, { candidates: Number(row.candidates), applied: Boolean(row.applied), assigned: Boolean(row.assigned) });
-  }
-  return result;
+/** A lot's models in French alphabetical order. */
+export function sortedModels(models: readonly string[] | null): string[] {
+  return [...(models ?? [])].sort((x, y) => x.localeCompare(y, 'fr'));
 }
 
 /** The departments and tags of the open lots, for the filters. */
