@@ -40,6 +40,60 @@ export class ChangeTracker {
   }
 }
 
+/**
+ * Values computed from the database, kept in memory while none of the tables they were read from has changed since the
+ * computation started, and for at most `ttlMs` (writers outside this process). The oldest go first beyond `maxSize`
+ * (counted with `sizeOf`); a value over an eighth of it is not kept. Used for API answers and for sessions.
+ */
+export class TrackedCache<V> {
+  private readonly entries = new Map<string, { value: V; tables: string[]; since: number; storedAt: number; size: number }>();
+  private total = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly tracker: ChangeTracker,
+    private readonly options: { ttlMs: number; maxSize: number; sizeOf?: (value: V) => number },
+  ) {}
+
+  get(key: string): V | null {
+    const entry = this.entries.get(key);
+    if (entry && Date.now() - entry.storedAt <= this.options.ttlMs && !this.tracker.changedSince(entry.tables, entry.since)) {
+      this.hits += 1;
+      return entry.value;
+    }
+    this.delete(key);
+    this.misses += 1;
+    return null;
+  }
+
+  /** Keeps `value`, read from `tables` by a computation that started at `since` (tracker.current()), unless one changed. */
+  set(key: string, value: V, tables: Iterable<string>, since: number): void {
+    this.delete(key);
+    const list = [...tables];
+    if (this.tracker.changedSince(list, since)) return;
+    const size = this.options.sizeOf?.(value) ?? 1;
+    if (size > this.options.maxSize / 8) return;
+    this.entries.set(key, { value, tables: list, since, storedAt: Date.now(), size });
+    this.total += size;
+    for (const [oldest] of this.entries) {
+      if (this.total <= this.options.maxSize) break;
+      this.delete(oldest);
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.total -= entry.size;
+    this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
 /** What the current request's statements read and wrote (set by the read cache for /api requests). */
 export interface StatementScope {
   /** Only the reads of a cacheable handler are collected (not the session lookup before it). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import { TrackedCache } from '../lib/change-tracker';
 import { findSessionByToken, touchSession } from '../modules/auth/auth.service';
 import type { AuthContext } from '../modules/auth/auth.service';
 import { ownerValue, ownershipRule, resolveOwner } from './ownership';
@@ -86,32 +87,21 @@ export function requireAuth(request: FastifyRequest): AuthContext {
  */
 class SessionCache {
   private static readonly TABLES = ['sessions', 'users', 'technicians'];
-  private static readonly TTL_MS = 10_000;
-  private static readonly MAX = 20_000;
-  private readonly entries = new Map<string, { auth: AuthContext; since: number; storedAt: number }>();
+  private readonly entries: TrackedCache<AuthContext>;
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private readonly app: FastifyInstance) {
+    this.entries = new TrackedCache<AuthContext>(app.changes, { ttlMs: 10_000, maxSize: 20_000 });
+  }
 
   async find(token: string): Promise<AuthContext | null> {
     if (!this.app.config.READ_CACHE) return findSessionByToken(this.app.db, token);
     const now = Date.now();
-    const entry = this.entries.get(token);
-    if (
-      entry &&
-      now - entry.storedAt <= SessionCache.TTL_MS &&
-      entry.auth.expiresAt.getTime() > now &&
-      entry.auth.absoluteExpiresAt.getTime() > now &&
-      !this.app.changes.changedSince(SessionCache.TABLES, entry.since)
-    ) {
-      return entry.auth;
-    }
-    this.entries.delete(token);
+    const cached = this.entries.get(token);
+    if (cached && cached.expiresAt.getTime() > now && cached.absoluteExpiresAt.getTime() > now) return cached;
     const since = this.app.changes.current();
     const auth = await findSessionByToken(this.app.db, token);
-    if (auth && !this.app.changes.changedSince(SessionCache.TABLES, since)) {
-      if (this.entries.size >= SessionCache.MAX) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(token, { auth, since, storedAt: now });
-    }
+    if (auth) this.entries.set(token, auth, SessionCache.TABLES, since);
+    else this.entries.delete(token);
     return auth;
   }
 }

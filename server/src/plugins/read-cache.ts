@@ -1,12 +1,12 @@
-import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { statementScope, trackChanges, type ChangeTracker, type StatementScope } from '../lib/change-tracker';
+import { etagOf, notModified } from '../lib/http-cache';
+import { statementScope, trackChanges, TrackedCache, type ChangeTracker, type StatementScope } from '../lib/change-tracker';
 
 declare module 'fastify' {
   interface FastifyInstance {
     changes: ChangeTracker;
-    readCache: ReadCache;
+    readCache: TrackedCache<CachedAnswer>;
   }
   interface FastifyContextConfig {
     /** A read served from memory while none of the tables it read has changed (GET only). */
@@ -14,62 +14,11 @@ declare module 'fastify' {
   }
 }
 
-interface Entry {
+/** An answer kept by the read cache: its bytes, their ETag and the headers that belong to its content. */
+interface CachedAnswer {
   payload: string;
   etag: string;
   headers: Record<string, string>;
-  tables: string[];
-  since: number;
-  storedAt: number;
-}
-
-/** Answers kept in memory, the oldest first out, within a byte budget. */
-export class ReadCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-  hits = 0;
-  misses = 0;
-
-  constructor(
-    private readonly tracker: ChangeTracker,
-    private readonly options: { maxBytes: number; ttlMs: number },
-  ) {}
-
-  get(key: string): Entry | null {
-    const entry = this.entries.get(key);
-    if (!entry) return null;
-    if (Date.now() - entry.storedAt > this.options.ttlMs || this.tracker.changedSince(entry.tables, entry.since)) {
-      this.delete(key);
-      return null;
-    }
-    return entry;
-  }
-
-  set(key: string, entry: Entry): void {
-    this.delete(key);
-    if (entry.payload.length > this.options.maxBytes / 8) return;
-    this.entries.set(key, entry);
-    this.bytes += entry.payload.length;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.options.maxBytes) break;
-      this.delete(oldest);
-    }
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.bytes -= entry.payload.length;
-    this.entries.delete(key);
-  }
-}
-
-export function etagOf(payload: string): string {
-  return `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
 }
 
 /** Headers of an answer that belong to its content (the list total), kept with it. */
@@ -78,11 +27,6 @@ const CONTENT_HEADERS = ['x-total-count', 'access-control-expose-headers'];
 function cacheKey(request: FastifyRequest): string {
   // The same address gives the same answer to the same account; a different account never shares an entry.
   return `${request.auth?.userId ?? '-'} ${request.url}`;
-}
-
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  return typeof header === 'string' && header.split(',').some((tag) => tag.trim() === etag);
 }
 
 /**
@@ -95,7 +39,7 @@ function notModified(request: FastifyRequest, etag: string): boolean {
  */
 export const readCachePlugin = fp(async (app: FastifyInstance) => {
   const tracker = trackChanges(app.db);
-  const cache = new ReadCache(tracker, { maxBytes: 64 * 1024 * 1024, ttlMs: 15_000 });
+  const cache = new TrackedCache<CachedAnswer>(tracker, { maxSize: 64 * 1024 * 1024, ttlMs: 15_000, sizeOf: (answer) => answer.payload.length });
   app.decorate('changes', tracker);
   app.decorate('readCache', cache);
   const enabled = app.config.READ_CACHE;
@@ -114,12 +58,10 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
     const key = cacheKey(request);
     const entry = cache.get(key);
     if (!entry) {
-      cache.misses += 1;
       scope.since = tracker.current();
       scope.collectReads = true;
       return;
     }
-    cache.hits += 1;
     scope.hit = true;
     for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
     reply.header('ETag', entry.etag);
@@ -138,17 +80,18 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
     if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const type = reply.getHeader('content-type');
     if (typeof type !== 'string' || !type.startsWith('application/json')) return payload;
-    const etag = etagOf(payload);
+    const etag = etagOf(payload, { weak: true });
     reply.header('ETag', etag);
     reply.header('Cache-Control', 'private, no-cache');
-    if (scope.collectReads && !scope.writes.size && !tracker.changedSince(scope.reads, scope.since)) {
+    if (scope.collectReads && !scope.writes.size) {
+      // The session lookup's table is the session cache's business, not this answer's.
       scope.reads.delete('sessions');
       const headers: Record<string, string> = {};
       for (const name of CONTENT_HEADERS) {
         const value = reply.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      cache.set(cacheKey(request), { payload, etag, headers, tables: [...scope.reads], since: scope.since, storedAt: Date.now() });
+      cache.set(cacheKey(request), { payload, etag, headers }, scope.reads, scope.since);
     }
     if (notModified(request, etag)) {
       reply.code(304);

@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { etagOf, notModified } from '../lib/http-cache';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -44,7 +44,7 @@ function collect(dir: string, root: string, assets: Map<string, Asset>): void {
       raw,
       br: readVariant(`${full}.br`),
       gzip: readVariant(`${full}.gz`),
-      etag: `"${crypto.createHash('sha1').update(raw).digest('base64url')}"`,
+      etag: etagOf(raw, { weak: false }),
       immutable: url.startsWith('/assets/'),
     });
   }
@@ -66,7 +66,7 @@ export async function registerWebAssets(app: FastifyInstance, distDir: string): 
         .header('Vary', 'Accept-Encoding')
         .header('ETag', asset.etag)
         .header('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'public, no-cache');
-      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      if (notModified(request, asset.etag)) return reply.code(304).send();
       const accepted = request.headers['accept-encoding'] ?? '';
       if (asset.br && /\bbr\b/.test(accepted)) return reply.header('Content-Encoding', 'br').send(asset.br);
       if (asset.gzip && /\bgzip\b/.test(accepted)) return reply.header('Content-Encoding', 'gzip').send(asset.gzip);
