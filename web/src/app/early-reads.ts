@@ -1,5 +1,5 @@
 import { availableLotsPath, NO_LOT_FILTERS } from '@/features/find-missions/api/available-lots-path';
-import { paths } from '@/config/paths';
+import { ADMIN_DASHBOARD_PATHS, TECHNICIAN_DASHBOARD_PATHS } from '@/config/paths';
 import { startEarlyRead } from '@/lib/early-reads';
 import { readStoredSession } from '@/lib/session';
 
@@ -9,8 +9,8 @@ import { readStoredSession } from '@/lib/session';
  * dashboard's code is still loading. The api client then takes these answers instead of asking again (lib/early-reads.ts).
  */
 export function startEarlyReads(location: Pick<Location, 'pathname' | 'search'>): void {
-  const technician = location.pathname === paths.technician.dashboard.path;
-  if (!technician && location.pathname !== paths.admin.dashboard.path) return;
+  const technician = TECHNICIAN_DASHBOARD_PATHS.includes(location.pathname);
+  if (!technician && !ADMIN_DASHBOARD_PATHS.includes(location.pathname)) return;
   const me = startEarlyRead('/api/auth/me');
   const params = new URLSearchParams(location.search);
   if (!technician || (params.get('tab') ?? 'find-missions') !== 'find-missions' || params.has('search')) return;

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { PlainSpinner } from '@/components/ui/plain-spinner';
-import { paths } from '@/config/paths';
+import { ADMIN_DASHBOARD_PATHS, paths, TECHNICIAN_DASHBOARD_PATHS } from '@/config/paths';
 import { preloadable } from '@/lib/preloadable';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { LandingRoute } from './routes/landing';
@@ -22,16 +22,17 @@ const technicianDashboard = preloadable(async () => {
 });
 const TechnicianDashboardRoute = technicianDashboard.Component;
 
+const AdminLoginRoute = lazy(() => import('./routes/admin/login').then((m) => ({ default: m.AdminLoginRoute })));
+const AdminDashboardRoute = lazy(() => import('./routes/admin/dashboard').then((m) => ({ default: m.AdminDashboardRoute })));
+
 /**
  * First content (issue 10): on the technician dashboard's address the entry starts its code at once; the promise
  * settles when it is in (or failed: the route then loads as usual).
  */
 export function preloadRoute(pathname: string): Promise<unknown> {
-  if (pathname !== paths.technician.dashboard.path && pathname !== '/technician') return Promise.resolve();
+  if (!TECHNICIAN_DASHBOARD_PATHS.includes(pathname)) return Promise.resolve();
   return technicianDashboard.preload().catch(() => undefined);
 }
-const AdminLoginRoute = lazy(() => import('./routes/admin/login').then((m) => ({ default: m.AdminLoginRoute })));
-const AdminDashboardRoute = lazy(() => import('./routes/admin/dashboard').then((m) => ({ default: m.AdminDashboardRoute })));
 
 /**
  * Areas are split: a technician never downloads the admin code and vice versa. Navigations run in a transition,
@@ -46,11 +47,11 @@ export function AppRoutes() {
           <Route path={paths.technician.login.path} element={<TechnicianLoginRoute />} />
           <Route path={paths.technician.register.path} element={<TechnicianRegisterRoute />} />
           <Route path={paths.technician.resetPassword.path} element={<ResetPasswordRoute />} />
-          {['/technician', paths.technician.dashboard.path].map((path) => (
+          {TECHNICIAN_DASHBOARD_PATHS.map((path) => (
             <Route key={path} path={path} element={<TechnicianDashboardRoute />} />
           ))}
           <Route path={paths.admin.login.path} element={<AdminLoginRoute />} />
-          {['/admin', paths.admin.dashboard.path].map((path) => (
+          {ADMIN_DASHBOARD_PATHS.map((path) => (
             <Route key={path} path={path} element={<AdminDashboardRoute />} />
           ))}
           <Route path="*" element={<NotFoundRoute />} />

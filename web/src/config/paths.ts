@@ -32,3 +32,7 @@ export const paths = {
     },
   },
 } as const;
+
+/** Addresses that open each dashboard (the bare area prefix leads there too). */
+export const TECHNICIAN_DASHBOARD_PATHS: readonly string[] = ['/technician', paths.technician.dashboard.path];
+export const ADMIN_DASHBOARD_PATHS: readonly string[] = ['/admin', paths.admin.dashboard.path];

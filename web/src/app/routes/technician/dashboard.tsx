@@ -47,7 +47,7 @@ function TechnicianDashboard({ technician }: { technician: Technician }) {
       <AccountBanners technician={technician} counts={counts.data} formationHref={paths.technician.dashboard.getHref({ tab: 'formation' })} />
       {definition ? (
         <Suspense fallback={<Spinner />}>
-          <definition.Component technician={technician} />
+          <definition.code.Component technician={technician} />
         </Suspense>
       ) : (
         <TabPlaceholder title={tabParam} message="Contenu en développement : cet onglet reste à implémenter." />
