@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { History } from 'lucide-react';
+import type { AuditEntry } from '@maillon/common/schemas/settings';
 import { EmptyState, ErrorState, Spinner } from '@/components/ui/feedback';
-import { Pager } from '@/components/ui/pager';
+import { PagedTable, type PagedTableColumn } from '@/components/ui/paged-table';
 import { AUDIT_PAGE_SIZE, useAuditEntries } from '../api/get-audit-entries';
 
 const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'Europe/Paris' });
@@ -27,6 +28,27 @@ function describeChange(before: string | null, after: string | null): string {
     .join(' · ');
 }
 
+const columns: PagedTableColumn<AuditEntry>[] = [
+  { header: 'Date', cellClassName: 'whitespace-nowrap tabular-nums', cell: (entry) => dateTime.format(new Date(entry.createdAt)) },
+  { header: 'Auteur', cell: (entry) => entry.actorEmail ?? 'Système' },
+  { header: 'Action', cellClassName: 'font-mono text-xs', cell: (entry) => entry.action },
+  {
+    header: 'Élément',
+    cellClassName: 'text-muted-foreground',
+    cell: (entry) => (
+      <>
+        {entry.entity}
+        {entry.entityId ? (
+          <span className="block max-w-40 truncate font-mono text-xs" title={entry.entityId}>
+            {entry.entityId}
+          </span>
+        ) : null}
+      </>
+    ),
+  },
+  { header: 'Changement', cellClassName: 'max-w-md text-muted-foreground', cell: (entry) => describeChange(entry.before, entry.after) || '—' },
+];
+
 /** Who did each sensitive action, when, with the state before and after (append-only on the server). */
 export function AuditTrail() {
   const [offset, setOffset] = useState(0);
@@ -35,55 +57,16 @@ export function AuditTrail() {
   if (entries.isError) return <ErrorState error={entries.error} />;
   if (entries.data.items.length === 0) return <EmptyState icon={<History />} title="Aucune action enregistrée" />;
   return (
-    <div className="grid gap-3">
-      <div className="overflow-x-auto rounded-md border">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-muted/60 text-xs text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Date
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Auteur
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Action
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Élément
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Changement
-              </th>
-            </tr>
-          </thead>
-          <tbody className={entries.isPlaceholderData ? 'divide-y opacity-60' : 'divide-y'}>
-            {entries.data.items.map((entry) => (
-              <tr key={entry.id}>
-                <td className="whitespace-nowrap px-3 py-2 tabular-nums">{dateTime.format(new Date(entry.createdAt))}</td>
-                <td className="px-3 py-2">{entry.actorEmail ?? 'Système'}</td>
-                <td className="px-3 py-2 font-mono text-xs">{entry.action}</td>
-                <td className="px-3 py-2 text-muted-foreground">
-                  {entry.entity}
-                  {entry.entityId ? (
-                    <span className="block max-w-40 truncate font-mono text-xs" title={entry.entityId}>
-                      {entry.entityId}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="max-w-md px-3 py-2 text-muted-foreground">{describeChange(entry.before, entry.after) || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager
-        offset={offset}
-        limit={AUDIT_PAGE_SIZE}
-        total={entries.data.total}
-        onChange={setOffset}
-        label="Pages du journal d'audit"
-      />
-    </div>
+    <PagedTable
+      columns={columns}
+      rows={entries.data.items}
+      rowKey={(entry) => entry.id}
+      dimmed={entries.isPlaceholderData}
+      offset={offset}
+      limit={AUDIT_PAGE_SIZE}
+      total={entries.data.total}
+      onOffsetChange={setOffset}
+      pagerLabel="Pages du journal d'audit"
+    />
   );
 }
