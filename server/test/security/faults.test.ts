@@ -14,7 +14,9 @@ import { startTestSmtpServer } from '../smtp';
 /** Faults: the database going away under load, SMTP down with a queue, a crash mid-upload, a shutdown mid-request. */
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({}, { poolSize: 10 });
+  // Every request here must reach the database: with the read cache a repeated read (and its session) would be
+  // answered from memory during the outage, and the test would race the first computed answer (decision 014).
+  ctx = await createTestContext({ READ_CACHE: false }, { poolSize: 10 });
 }, 120_000);
 afterAll(async () => {
   await ctx?.close();
