@@ -11,6 +11,8 @@ import { useFrenchZodMessages } from '@maillon/common/zod-fr';
 import { UPLOAD_MAX_BYTES } from '@maillon/common/constants';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { openStorage } from './lib/storage';
+import type { ObjectStorage } from './lib/storage/object-storage';
 import { accessPlugin } from './plugins/access';
 import { readCachePlugin } from './plugins/read-cache';
 import { errorsPlugin } from './plugins/errors';
@@ -22,6 +24,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** Uploaded and generated files (local directory or S3 bucket), chosen once from the configuration. */
+    storage: ObjectStorage;
   }
 }
 
@@ -30,6 +34,8 @@ useFrenchZodMessages();
 export interface BuildAppOptions {
   config: Config;
   db: Db;
+  /** The file store; by default opened from the configuration (and closed with the app). */
+  storage?: ObjectStorage;
   /** Serve the built web app (production); tests leave it off. */
   serveWeb?: boolean;
 }
@@ -43,7 +49,7 @@ function webDistDir(config: Config): string | null {
   return candidates.find((p) => fs.existsSync(path.join(p, 'index.html'))) ?? null;
 }
 
-export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, storage, serveWeb = false }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
     // Only behind a known proxy: otherwise X-Forwarded-For would let a client dodge the per-IP rate limits.
@@ -57,6 +63,9 @@ export async function buildApp({ config, db, serveWeb = false }: BuildAppOptions
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
   app.decorate('config', config);
+  const files = storage ?? openStorage(config);
+  app.decorate('storage', files);
+  if (!storage) app.addHook('onClose', () => files.close());
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin);

@@ -22,6 +22,14 @@ const envSchema = z.object({
   INGEST_API_KEY: z.string().min(16).optional(),
   PRODUCT_NAME: z.string().min(1).default(PRODUCT_NAME_DEFAULT),
   CHARITY_NAME: z.string().min(1).default('Association Maillon pour la chaîne de survie'),
+  /**
+   * Shared object storage for uploaded and generated files: `s3+https://KEY:SECRET@host/bucket[/prefix][?region=…]`.
+   * Without it, files live in DATA_DIR/uploads (one machine).
+   */
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3\+https?:\/\/[^:@/]+:[^@/]+@[^/]+\/[^?]+/, 'attendu s3+https://CLE:SECRET@hote/bucket (ou s3+http://…)')
+    .optional(),
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: booleanFromEnv.default(false),
   /** Reads and sessions answered from memory until a table they depend on changes (docs/decisions/014). */

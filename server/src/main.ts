@@ -1,10 +1,10 @@
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { buildApp } from './app';
-import { ensureAdmin, purgeExpiredSessions } from './modules/auth/auth.service';
+import { ensureAdmin } from './modules/auth/auth.service';
 import { DEMO_ADMIN, seedDemoIfEmpty } from './db/seed/demo';
-import { startOutboxWorker } from './lib/outbox';
-import { sweepOrphanFiles } from './lib/files';
+import { Scheduler } from './lib/scheduler';
+import { scheduledTasks } from './scheduled-tasks';
 
 async function main(): Promise<void> {
   let config;
@@ -30,16 +30,13 @@ async function main(): Promise<void> {
       console.log(`  Technicien     : ${seeded.technicianEmail} / ${seeded.technicianPassword}`);
     }
   }
-  await purgeExpiredSessions(db);
-  const orphans = await sweepOrphanFiles(db, config.uploadsDir);
-  if (orphans > 0) console.log(`${orphans} fichier(s) orphelin(s) supprimé(s) du stockage.`);
-
   const app = await buildApp({ config, db, serveWeb: true });
-  const stopWorkers = startWorkers(app);
+  // Outbox, purges and sweeps: each due run happens on one instance only, however many are started.
+  const scheduler = new Scheduler(db, scheduledTasks(app), app.log);
 
   const close = async (signal: string) => {
     app.log.info(`${signal} reçu, arrêt en cours`);
-    stopWorkers();
+    await scheduler.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -48,22 +45,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void close('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  await scheduler.start();
   console.log(`${config.PRODUCT_NAME} est prêt : http://localhost:${config.PORT} (base ${database.kind})`);
-}
-
-function startWorkers(app: Awaited<ReturnType<typeof buildApp>>): () => void {
-  const timers: NodeJS.Timeout[] = [];
-  const stopOutbox = startOutboxWorker(app.db, app.config, app.log);
-  timers.push(
-    setInterval(() => {
-      purgeExpiredSessions(app.db).catch((error) => app.log.error(error));
-      sweepOrphanFiles(app.db, app.config.uploadsDir).catch((error) => app.log.error(error));
-    }, 60 * 60_000),
-  );
-  return () => {
-    stopOutbox();
-    timers.forEach(clearInterval);
-  };
 }
 
 main().catch((error) => {

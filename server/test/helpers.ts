@@ -24,6 +24,8 @@ export interface TestContext {
   db: Db;
   kind: 'pglite' | 'postgres';
   dataDir: string;
+  /** The PostgreSQL database's URL (null on PGlite): a second app or process can open the same database. */
+  url: string | null;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function createTestContext(env: Partial<Env> = {}, options: { poolS
   let db: Db;
   let closeDb: () => Promise<void>;
   let kind: TestContext['kind'];
+  let databaseUrl: string | null = null;
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const name = `maillon_t_${crypto.randomBytes(6).toString('hex')}`;
@@ -43,7 +46,8 @@ export async function createTestContext(env: Partial<Env> = {}, options: { poolS
     await admin.end();
     const target = new URL(url);
     target.pathname = `/${name}`;
-    const database = openPostgres(target.toString(), options.poolSize ?? 4);
+    databaseUrl = target.toString();
+    const database = openPostgres(databaseUrl, options.poolSize ?? 4);
     await database.migrate();
     db = database.db;
     kind = 'postgres';
@@ -68,6 +72,7 @@ export async function createTestContext(env: Partial<Env> = {}, options: { poolS
     db,
     kind,
     dataDir,
+    url: databaseUrl,
     close: async () => {
       await app.close();
       await closeDb();

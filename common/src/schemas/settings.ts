@@ -26,6 +26,9 @@ export const adminSettingsSchema = z.object({
     dataDir: z.string(),
     uploadsBytes: z.number().int(),
     uploadsFiles: z.number().int(),
+    /** Where the files live: this machine's disk, or an S3-compatible bucket shared by every instance. */
+    filesDriver: z.enum(['local', 's3']),
+    filesLocation: z.string(),
   }),
   ingestion: z.object({
     configured: z.boolean(),

@@ -4,7 +4,8 @@ import { backup, restore } from './backup';
 /**
  * npm run backup [-- <dir>]   → DATA_DIR/backups/<timestamp> by default
  * npm run restore -- <dir>
- * Uses DATABASE_URL when set, else the embedded database in DATA_DIR (stop the server first).
+ * Uses DATABASE_URL when set, else the embedded database in DATA_DIR (stop the server first); the files come from
+ * STORAGE_URL (S3) when set, else DATA_DIR/uploads.
  */
 let finished = false;
 // A stalled database leaves no pending work and Node would exit quietly with 0: a backup must never fail silently.
@@ -17,7 +18,11 @@ process.on('beforeExit', () => {
 
 async function main(): Promise<void> {
   const [command, dirArg] = process.argv.slice(2);
-  const target = { DATABASE_URL: process.env.DATABASE_URL || undefined, DATA_DIR: process.env.DATA_DIR ?? './data' };
+  const target = {
+    DATABASE_URL: process.env.DATABASE_URL || undefined,
+    DATA_DIR: process.env.DATA_DIR ?? './data',
+    STORAGE_URL: process.env.STORAGE_URL || undefined,
+  };
   if (command === 'backup') {
     const dir = dirArg ?? path.resolve(target.DATA_DIR, 'backups', new Date().toISOString().replace(/[:.]/g, '-'));
     const manifest = await backup(target, dir);

@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { count, eq } from 'drizzle-orm';
-import { openPostgres, type Database } from './client';
+import { openPglite, openPostgres, type Database } from './client';
+import { startTestS3Server } from '../../test/s3';
+import { parseStorageUrl, S3Storage } from '../lib/storage/s3';
 import { missionBatches, users } from './schema';
 import { backup, restore } from './backup';
 
@@ -95,4 +97,32 @@ describe('backup and restore', () => {
     if (process.env.TEST_DATABASE_URL) await roundTripPostgres();
     else await roundTripEmbedded();
   }, 180_000);
+
+  it('backs up the files of an S3 store and restores exactly them (a file added after the backup is removed)', async () => {
+    const s3 = await startTestS3Server('maillon-backup');
+    const dataDir = path.join(tmp, 'embedded-s3');
+    const target = { DATA_DIR: dataDir, STORAGE_URL: s3.url };
+    const bucket = new S3Storage(parseStorageUrl(s3.url));
+    try {
+      const database = openPglite(path.join(dataDir, 'pglite'));
+      await database.migrate();
+      await database.close();
+      const kept = `cv/${crypto.randomUUID()}.pdf`;
+      await bucket.put(kept, Buffer.from('%PDF-1.4 gardé\n%%EOF'), 'application/pdf');
+      const out = path.join(tmp, 'embedded-s3-backup');
+      const manifest = await backup(target, out);
+      expect(manifest.storage).toBe('s3');
+      expect(fs.readFileSync(path.join(out, 'uploads', kept), 'utf8')).toContain('gardé');
+
+      await bucket.remove(kept);
+      const later = `identity/${crypto.randomUUID()}.pdf`;
+      await bucket.put(later, Buffer.from('%PDF-1.4 après\n%%EOF'), 'application/pdf');
+      await restore(target, out);
+      expect((await bucket.read(kept))?.toString()).toContain('gardé');
+      expect(await bucket.read(later)).toBeNull();
+    } finally {
+      await bucket.close();
+      await s3.close();
+    }
+  }, 120_000);
 });

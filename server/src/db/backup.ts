@@ -4,12 +4,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLITE_EXTENSIONS } from './client';
+import { copyObjects, openStorage } from '../lib/storage';
+import { LocalStorage } from '../lib/storage/local';
 
 const run = promisify(execFile);
 
 export interface BackupTarget {
   DATABASE_URL?: string | undefined;
   DATA_DIR: string;
+  /** The file store (S3) when set; otherwise DATA_DIR/uploads. */
+  STORAGE_URL?: string | undefined;
 }
 
 export interface BackupManifest {
@@ -17,15 +21,17 @@ export interface BackupManifest {
   database: 'postgres' | 'pglite';
   databaseFile: string;
   uploads: string;
+  /** Where the files were read from ('local' or 's3'); a backup restores into either. */
+  storage?: 'local' | 's3';
 }
 
 const pgliteDir = (target: BackupTarget) => path.resolve(target.DATA_DIR, 'pglite');
-const uploadsDir = (target: BackupTarget) => path.resolve(target.DATA_DIR, 'uploads');
+const storageOf = (target: BackupTarget) => openStorage({ STORAGE_URL: target.STORAGE_URL, uploadsDir: path.resolve(target.DATA_DIR, 'uploads') });
 
 /**
  * Writes a consistent backup into `outDir`: pg_dump (custom format, one snapshot) for PostgreSQL, or PGlite's own
  * data-dir dump for the embedded database (the server must be stopped: PGlite has a single owner), plus a copy of
- * the upload store and a manifest.
+ * every object of the file store (local directory or S3 bucket) and a manifest.
  */
 export async function backup(target: BackupTarget, outDir: string): Promise<BackupManifest> {
   await fs.mkdir(outDir, { recursive: true });
@@ -51,16 +57,19 @@ export async function backup(target: BackupTarget, outDir: string): Promise<Back
   }
   const uploads = 'uploads';
   await fs.rm(path.join(outDir, uploads), { recursive: true, force: true });
-  await fs.cp(uploadsDir(target), path.join(outDir, uploads), { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-    await fs.mkdir(path.join(outDir, uploads), { recursive: true });
-  });
-  const manifest: BackupManifest = { createdAt: new Date().toISOString(), database, databaseFile, uploads };
+  await fs.mkdir(path.join(outDir, uploads), { recursive: true });
+  const storage = storageOf(target);
+  try {
+    await copyObjects(storage, new LocalStorage(path.join(outDir, uploads)));
+  } finally {
+    await storage.close();
+  }
+  const manifest: BackupManifest = { createdAt: new Date().toISOString(), database, databaseFile, uploads, storage: storage.kind };
   await fs.writeFile(path.join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   return manifest;
 }
 
-/** Brings a backup back: the database is replaced (pg_restore --clean, or a fresh PGlite data dir) and the uploads too. */
+/** Brings a backup back: the database is replaced (pg_restore --clean, or a fresh PGlite data dir) and the file store too. */
 export async function restore(target: BackupTarget, fromDir: string): Promise<BackupManifest> {
   const manifest = JSON.parse(await fs.readFile(path.join(fromDir, 'manifest.json'), 'utf8')) as BackupManifest;
   const file = path.join(fromDir, manifest.databaseFile);
@@ -85,7 +94,18 @@ export async function restore(target: BackupTarget, fromDir: string): Promise<Ba
       throw error;
     }
   }
-  await fs.rm(uploadsDir(target), { recursive: true, force: true });
-  await fs.cp(path.join(fromDir, manifest.uploads), uploadsDir(target), { recursive: true });
+  // The store then holds exactly the backup's files: objects written after it are removed, missing ones copied.
+  const storage = storageOf(target);
+  const saved = new LocalStorage(path.join(fromDir, manifest.uploads));
+  try {
+    const keep = new Set<string>();
+    for await (const object of saved.list()) keep.add(object.key);
+    const extra: string[] = [];
+    for await (const object of storage.list()) if (!keep.has(object.key)) extra.push(object.key);
+    for (const key of extra) await storage.remove(key);
+    await copyObjects(saved, storage);
+  } finally {
+    await storage.close();
+  }
   return manifest;
 }

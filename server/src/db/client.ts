@@ -10,6 +10,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { ensureChangeTriggers } from '../lib/change-feed/triggers';
 
 export type Schema = typeof schema;
 /** One type for both drivers: the query builder API is the same. */
@@ -36,6 +37,8 @@ export function migrationsFolder(): string {
 }
 
 const options = { schema, casing: 'snake_case' as const };
+/** Advisory lock key held while migrating (any constant shared by every instance). */
+const MIGRATION_LOCK = 4_242_001;
 
 /** Extensions the migrations use (trigram search), loaded into every embedded database. */
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -49,6 +52,7 @@ export function openPglite(dataDir?: string): Database {
     kind: 'pglite',
     migrate: async () => {
       await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
+      await ensureChangeTriggers(db);
     },
     close: () => client.close(),
   };
@@ -64,7 +68,18 @@ export function openPostgres(url: string, max = 10, logger?: Logger): Database {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePg(db, { migrationsFolder: migrationsFolder() }),
+    migrate: async () => {
+      // Several instances may start at once: one migrates while the others wait for it (session advisory lock).
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(db, { migrationsFolder: migrationsFolder() });
+        await ensureChangeTriggers(db);
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+        client.release();
+      }
+    },
     close: () => pool.end(),
   };
 }

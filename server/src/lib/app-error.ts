@@ -17,6 +17,8 @@ const STATUS_BY_CODE = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** The file store (local disk or S3 bucket) cannot be reached: nothing was written, the client may retry. */
+  STORAGE_UNAVAILABLE: 503,
 } as const;
 
 export type AppErrorCode = keyof typeof STATUS_BY_CODE;

@@ -19,9 +19,30 @@ export class ChangeTracker {
   private readonly lastChange = new Map<string, number>();
   /** Schema changes (migrations, restore) invalidate everything. */
   private everythingChangedAt = 0;
+  /**
+   * While other instances' changes cannot be heard (the change feed's connection is down or not yet listening), every
+   * answer counts as changed: nothing is served from memory or kept (lib/change-feed).
+   */
+  private suspended = false;
 
   current(): number {
     return this.sequence;
+  }
+
+  /** Stops serving and keeping cached answers until `resume` (change feed lost: other instances' writes unheard). */
+  suspend(): void {
+    this.suspended = true;
+    this.record(['*']);
+  }
+
+  /** The change feed listens again: whatever happened meanwhile is unknown, so everything counts as changed once. */
+  resume(): void {
+    this.record(['*']);
+    this.suspended = false;
+  }
+
+  get isSuspended(): boolean {
+    return this.suspended;
   }
 
   record(tables: Iterable<string>): void {
@@ -34,7 +55,7 @@ export class ChangeTracker {
 
   /** Whether one of `tables` changed after `since` (a value of current()). */
   changedSince(tables: Iterable<string>, since: number): boolean {
-    if (this.everythingChangedAt > since) return true;
+    if (this.suspended || this.everythingChangedAt > since) return true;
     for (const table of tables) if ((this.lastChange.get(table) ?? 0) > since) return true;
     return false;
   }

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { MultipartFile } from '@fastify/multipart';
 import { UPLOAD_MAX_BYTES } from '@maillon/common/constants';
+import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { storedFiles } from '../db/schema';
 import { AppError } from './app-error';
+import type { ObjectStorage } from './storage/object-storage';
 
 export type FileType = 'png' | 'jpeg' | 'pdf' | 'doc' | 'docx';
 export type StoredFileKind = 'identity' | 'cv' | 'invoice';
@@ -111,7 +112,7 @@ export function sanitizeFileName(name: string, type: FileType): string {
 }
 
 export interface StoreFileOptions {
-  uploadsDir: string;
+  storage: ObjectStorage;
   technicianId: string | null;
   kind: StoredFileKind;
   buffer: Buffer;
@@ -123,12 +124,12 @@ export interface StoreFileOptions {
 export interface StoredFile {
   id: string;
   storageKey: string;
-  path: string;
 }
 
 /**
- * Checks the bytes, writes the file under a random name and records it. Call inside the transaction of the change it
- * belongs to; if the transaction fails, `removeStoredFile` cleans the orphan.
+ * Checks the bytes, writes the object under a random key and records it. Call inside the transaction of the change it
+ * belongs to; if the transaction fails, `removeStoredFile` cleans the object (and the orphan sweep any missed one).
+ * The object is written before its row: a store that cannot be reached answers 503 and nothing is recorded.
  */
 export async function storeFile(tx: DbOrTx, options: StoreFileOptions): Promise<StoredFile> {
   if (options.buffer.length === 0) throw new AppError('INVALID_FILE', 'Le fichier est vide');
@@ -138,9 +139,7 @@ export async function storeFile(tx: DbOrTx, options: StoreFileOptions): Promise<
     throw new AppError('INVALID_FILE', 'Ce PDF contient du contenu actif (scripts) et ne peut pas être accepté');
   }
   const storageKey = `${options.kind}/${crypto.randomUUID()}.${EXTENSION[type]}`;
-  const filePath = path.join(options.uploadsDir, storageKey);
-  await fs.mkdir(path.dirname(filePath), { recursive: true });
-  await fs.writeFile(filePath, options.buffer, { flag: 'wx', mode: 0o600 });
+  await options.storage.put(storageKey, options.buffer, MIME[type]);
   try {
     const [row] = await tx
       .insert(storedFiles)
@@ -153,23 +152,16 @@ export async function storeFile(tx: DbOrTx, options: StoreFileOptions): Promise<
         size: options.buffer.length,
       })
       .returning({ id: storedFiles.id });
-    return { id: row!.id, storageKey, path: filePath };
+    return { id: row!.id, storageKey };
   } catch (error) {
-    await fs.rm(filePath, { force: true });
+    await options.storage.remove(storageKey).catch(() => undefined);
     throw error;
   }
 }
 
-export async function removeStoredFile(uploadsDir: string, storageKey: string): Promise<void> {
-  const filePath = path.resolve(uploadsDir, storageKey);
-  if (!filePath.startsWith(path.resolve(uploadsDir) + path.sep)) return;
-  await fs.rm(filePath, { force: true });
-}
-
-export function resolveStoredPath(uploadsDir: string, storageKey: string): string {
-  const filePath = path.resolve(uploadsDir, storageKey);
-  if (!filePath.startsWith(path.resolve(uploadsDir) + path.sep)) throw new AppError('NOT_FOUND', 'Fichier introuvable');
-  return filePath;
+/** Removes a stored object after the change that dropped its row has committed (best effort: the sweep catches misses). */
+export async function removeStoredFile(storage: ObjectStorage, storageKey: string): Promise<void> {
+  await storage.remove(storageKey).catch(() => undefined);
 }
 
 /** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name. */
@@ -179,27 +171,25 @@ export function contentDisposition(fileName: string): string {
 }
 
 /**
- * Removes files of the upload store that no stored_files row points to (a crash between the write and the row),
- * older than `minAgeMs` so an upload in progress is never touched. Returns the number removed.
+ * Removes objects of the store that no stored_files row points to (a crash between the write and the commit), older
+ * than `minAgeMs` so an upload in progress is never touched. Returns the number removed. Safe to run on several
+ * instances at once (the scheduler runs it on one), since a removal of a missing object is not an error.
  */
-export async function sweepOrphanFiles(tx: DbOrTx, uploadsDir: string, minAgeMs = 10 * 60_000): Promise<number> {
-  const rows = await tx.select({ storageKey: storedFiles.storageKey }).from(storedFiles);
-  const known = new Set(rows.map((r) => r.storageKey));
+export async function sweepOrphanFiles(tx: DbOrTx, storage: ObjectStorage, minAgeMs = 10 * 60_000): Promise<number> {
   let removed = 0;
-  for (const kind of ['identity', 'cv', 'invoice']) {
-    const dir = path.join(uploadsDir, kind);
-    let names: string[];
-    try {
-      names = await fs.readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const key = `${kind}/${name}`;
+  const cutoff = Date.now() - minAgeMs;
+  const candidates: string[] = [];
+  for await (const object of storage.list()) {
+    if (object.lastModified.getTime() < cutoff) candidates.push(object.key);
+  }
+  // Checked against the rows in slices, so a store with many files never loads every key of the table at once.
+  for (let start = 0; start < candidates.length; start += 500) {
+    const slice = candidates.slice(start, start + 500);
+    const rows = await tx.select({ storageKey: storedFiles.storageKey }).from(storedFiles).where(inArray(storedFiles.storageKey, slice));
+    const known = new Set(rows.map((r) => r.storageKey));
+    for (const key of slice) {
       if (known.has(key)) continue;
-      const stat = await fs.stat(path.join(dir, name)).catch(() => null);
-      if (!stat || Date.now() - stat.mtimeMs < minAgeMs) continue;
-      await fs.rm(path.join(dir, name), { force: true });
+      await storage.remove(key);
       removed += 1;
     }
   }

@@ -2,11 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { etagOf, notModified } from '../lib/http-cache';
 import { statementScope, trackChanges, TrackedCache, type ChangeTracker, type StatementScope } from '../lib/change-tracker';
+import { startChangeFeed, type ChangeFeed } from '../lib/change-feed';
 
 declare module 'fastify' {
   interface FastifyInstance {
     changes: ChangeTracker;
     readCache: TrackedCache<CachedAnswer>;
+    /** Other connections' writes, heard through database notifications (null with READ_CACHE=false). */
+    changeFeed: ChangeFeed | null;
   }
   interface FastifyContextConfig {
     /** A read served from memory while none of the tables it read has changed (GET only). */
@@ -43,6 +46,16 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
   app.decorate('changes', tracker);
   app.decorate('readCache', cache);
   const enabled = app.config.READ_CACHE;
+  app.decorate('changeFeed', null);
+  if (enabled) {
+    // Without the feed, another instance's write would be served stale from memory until the entry's age bound.
+    app.addHook('onReady', async () => {
+      app.changeFeed = await startChangeFeed(app.db, tracker, { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) });
+    });
+    app.addHook('onClose', async () => {
+      await app.changeFeed?.close();
+    });
+  }
   const scopes = new WeakMap<FastifyRequest, StatementScope & { since: number; hit: boolean }>();
 
   app.addHook('onRequest', (request, _reply, done) => {

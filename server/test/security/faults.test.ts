@@ -67,7 +67,7 @@ describe('faults', () => {
     fs.utimesSync(orphan, old, old);
     fs.utimesSync(kept, old, old);
     await ctx.db.insert(storedFiles).values({ technicianId: technician.id, kind: 'cv', storageKey: 'cv/22222222-2222-4222-8222-222222222222.pdf', originalName: 'cv.pdf', mimeType: 'application/pdf', size: 15 });
-    const removed = await sweepOrphanFiles(ctx.db, ctx.app.config.uploadsDir);
+    const removed = await sweepOrphanFiles(ctx.db, ctx.app.storage);
     expect(removed).toBe(1);
     expect(fs.existsSync(orphan)).toBe(false);
     expect(fs.existsSync(kept)).toBe(true);

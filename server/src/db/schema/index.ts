@@ -2,3 +2,4 @@ export * from './accounts';
 export * from './missions';
 export * from './work';
 export * from './money';
+export * from './operations';

@@ -1,7 +1,7 @@
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { DEFIBRILLATOR_MODELS, SHIPMENT_ITEMS } from '@maillon/common/reference-lists';
 import { FORMATION_DONE, SYSTEM_LOT_TITLE } from '@maillon/common/constants';
-import type { Db } from '../client';
+import type { Db, DbOrTx } from '../client';
 import * as t from '../schema';
 import { hashPassword } from '../../lib/passwords';
 
@@ -89,7 +89,7 @@ function missionValues(siteKey: keyof typeof SITES, index: number, extra: Partia
   } satisfies typeof t.missions.$inferInsert;
 }
 
-async function isEmpty(db: Db): Promise<boolean> {
+async function isEmpty(db: DbOrTx): Promise<boolean> {
   const tables = [t.technicians, t.missions, t.missionBatches, t.learningResources, t.jobs];
   for (const table of tables) {
     const [row] = await db.select({ n: count() }).from(table);
@@ -104,7 +104,10 @@ export async function seedDemoIfEmpty(db: Db): Promise<{ technicianEmail: string
   const adminHash = await hashPassword(DEMO_ADMIN.password);
   const techHash = await hashPassword(DEMO_TECHNICIAN.password);
 
-  await db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
+    // Two instances starting on one empty database: the second waits here, then finds it filled.
+    await tx.execute(sql`select pg_advisory_xact_lock(4242002)`);
+    if (!(await isEmpty(tx))) return false;
     await tx.insert(t.users).values({ email: DEMO_ADMIN.email, passwordHash: adminHash, role: 'admin' }).onConflictDoNothing();
 
     const people = [
@@ -311,7 +314,9 @@ export async function seedDemoIfEmpty(db: Db): Promise<{ technicianEmail: string
         };
       }),
     );
+    return true;
   });
+  if (!seeded) return null;
   return { technicianEmail: DEMO_TECHNICIAN.email, technicianPassword: DEMO_TECHNICIAN.password };
 }
 

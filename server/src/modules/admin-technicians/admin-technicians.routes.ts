@@ -73,7 +73,7 @@ export const adminTechniciansRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await deleteTechnician({
         db: app.db,
-        uploadsDir: app.config.uploadsDir,
+        storage: app.storage,
         actorUserId: requireAuth(request).userId,
         technicianId: request.params.id,
       });

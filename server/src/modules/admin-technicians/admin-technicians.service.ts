@@ -23,6 +23,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { removeStoredFile } from '../../lib/files';
+import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
 import { likePattern } from '../../lib/pagination';
 import { revokeUserSessions } from '../auth/auth.service';
@@ -229,12 +230,12 @@ export async function transitionTechnician({
  */
 export async function deleteTechnician({
   db,
-  uploadsDir,
+  storage,
   actorUserId,
   technicianId,
 }: {
   db: Db;
-  uploadsDir: string;
+  storage: ObjectStorage;
   actorUserId: string;
   technicianId: string;
 }): Promise<void> {
@@ -269,5 +270,5 @@ export async function deleteTechnician({
     });
     return files.map((f) => f.key);
   });
-  await Promise.all(storageKeys.map((key) => removeStoredFile(uploadsDir, key).catch(() => undefined)));
+  await Promise.all(storageKeys.map((key) => removeStoredFile(storage, key)));
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { adminTechnicianSchema, technicianCountsSchema } from '@maillon/common/schemas/admin-technicians';
@@ -98,7 +99,7 @@ describe('GET /api/technicians and /enhanced', () => {
     const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Lot enrichi' }).returning();
     await ctx.db.insert(applications).values({ batchId: lot!.id, technicianId: technician.id, status: 'Recruté' });
     const cv = await storeFile(ctx.db, {
-      uploadsDir: ctx.app.config.uploadsDir,
+      storage: ctx.app.storage,
       technicianId: technician.id,
       kind: 'cv',
       buffer: PDF,
@@ -245,7 +246,7 @@ describe('DELETE /api/technicians/:id', () => {
     const cookie = await login(ctx.app, technician.email);
     const uploadsDir = ctx.app.config.uploadsDir;
     const identity = await storeFile(ctx.db, {
-      uploadsDir,
+      storage: ctx.app.storage,
       technicianId: technician.id,
       kind: 'identity',
       buffer: PDF,
@@ -253,7 +254,7 @@ describe('DELETE /api/technicians/:id', () => {
       invalidTypeMessage: 'x',
     });
     const invoiceFile = await storeFile(ctx.db, {
-      uploadsDir,
+      storage: ctx.app.storage,
       technicianId: technician.id,
       kind: 'invoice',
       buffer: PDF,
@@ -273,13 +274,13 @@ describe('DELETE /api/technicians/:id', () => {
         fileId: invoiceFile.id,
         amountCertifiedCents: 100,
       });
-    expect(fs.existsSync(identity.path)).toBe(true);
+    expect(fs.existsSync(path.join(uploadsDir, identity.storageKey))).toBe(true);
 
     // Still active: refused, nothing removed.
     const refused = await as(ctx.app, adminCookie)({ method: 'DELETE', url: `/api/technicians/${technician.id}` });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Seul un technicien désactivé peut être supprimé définitivement');
-    expect(fs.existsSync(identity.path)).toBe(true);
+    expect(fs.existsSync(path.join(uploadsDir, identity.storageKey))).toBe(true);
     expect((await as(ctx.app, cookie)({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(200);
 
     await ctx.db.update(technicians).set({ status: 'inactive' }).where(eq(technicians.id, technician.id));
@@ -291,8 +292,8 @@ describe('DELETE /api/technicians/:id', () => {
     expect(await ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
     expect(await ctx.db.select().from(storedFiles).where(eq(storedFiles.technicianId, technician.id))).toHaveLength(0);
     expect(await ctx.db.select().from(applications).where(eq(applications.batchId, lot!.id))).toHaveLength(0);
-    expect(fs.existsSync(identity.path)).toBe(false);
-    expect(fs.existsSync(invoiceFile.path)).toBe(false);
+    expect(fs.existsSync(path.join(uploadsDir, identity.storageKey))).toBe(false);
+    expect(fs.existsSync(path.join(uploadsDir, invoiceFile.storageKey))).toBe(false);
     const audits = await ctx.db.select().from(auditLog).where(eq(auditLog.entityId, technician.id));
     expect(audits.map((a) => a.action)).toContain('technician.delete');
 

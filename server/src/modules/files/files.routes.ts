@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { storedFiles } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { contentDisposition, resolveStoredPath } from '../../lib/files';
+import { contentDisposition } from '../../lib/files';
 import { requireAuth } from '../../plugins/access';
 
 /** Uploaded files are never public: the owner technician or the admin downloads them here. */
@@ -18,15 +17,16 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!file || (auth.role !== 'admin' && file.technicianId !== auth.technicianId)) {
         throw new AppError('NOT_FOUND', 'Fichier introuvable');
       }
-      const filePath = resolveStoredPath(app.config.uploadsDir, file.storageKey);
-      if (!fs.existsSync(filePath)) throw new AppError('NOT_FOUND', 'Fichier introuvable');
+      const object = await app.storage.open(file.storageKey);
+      if (!object) throw new AppError('NOT_FOUND', 'Fichier introuvable');
       return reply
+        .header('Content-Length', object.size)
         .header('Content-Type', file.mimeType)
         .header('Content-Disposition', contentDisposition(file.originalName))
         .header('Content-Security-Policy', 'sandbox')
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', 'private, no-store')
-        .send(fs.createReadStream(filePath));
+        .send(object.stream);
     },
   );
 };

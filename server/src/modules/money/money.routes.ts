@@ -107,7 +107,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const auth = requireAuth(request);
       const submission = await readSubmission(request);
-      const result = await money.submitInvoice({ db: app.db, config: app.config, auth, invoiceId: request.params.id, ...submission });
+      const result = await money.submitInvoice({ db: app.db, storage: app.storage, auth, invoiceId: request.params.id, ...submission });
       return reply.status(result.created ? 201 : 200).send({ invoice: result.invoice, transfer: result.transfer });
     },
   );

@@ -21,6 +21,7 @@ import { invoices, invoicesFiles, technicians, transfers } from '../../db/schema
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { removeStoredFile, storeFile } from '../../lib/files';
+import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 import { buildFiscalReceiptPdf } from './fiscal-receipt';
@@ -140,7 +141,7 @@ export async function getRevenueSummary({ db, auth, technicianId }: { db: Db; au
 
 export interface SubmitInvoiceInput {
   db: Db;
-  config: Pick<Config, 'uploadsDir'>;
+  storage: ObjectStorage;
   auth: AuthContext;
   invoiceId: string;
   reference: string;
@@ -155,7 +156,7 @@ export interface SubmitInvoiceInput {
  * submissions never create two transfers (row lock + partial unique index).
  */
 export async function submitInvoice(input: SubmitInvoiceInput) {
-  const { db, config, auth, invoiceId, reference, amountCertifiedCents, file } = input;
+  const { db, storage, auth, invoiceId, reference, amountCertifiedCents, file } = input;
   const stored: { key: string | null } = { key: null };
   try {
     return await db.transaction(async (tx) => {
@@ -185,7 +186,7 @@ export async function submitInvoice(input: SubmitInvoiceInput) {
       }
 
       const saved = await storeFile(tx, {
-        uploadsDir: config.uploadsDir,
+        storage,
         technicianId: invoice.technicianId,
         kind: 'invoice',
         buffer: file.buffer,
@@ -241,7 +242,7 @@ export async function submitInvoice(input: SubmitInvoiceInput) {
       return { invoice: toTechnicianInvoice(updated), transfer: toTechnicianTransfer({ ...transfer, missionTitle: invoice.missionTitle }), created: true };
     });
   } catch (error) {
-    if (stored.key) await removeStoredFile(config.uploadsDir, stored.key);
+    if (stored.key) await removeStoredFile(storage, stored.key);
     throw error;
   }
 }

@@ -10,7 +10,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/settings',
     { config: { access: 'admin' }, schema: { response: { 200: adminSettingsSchema } } },
-    async (request) => getAdminSettings(app.db, { config: app.config, adminEmail: requireAuth(request).email }),
+    async (request) => getAdminSettings(app.db, { config: app.config, storage: app.storage, adminEmail: requireAuth(request).email }),
   );
 
   app.get(

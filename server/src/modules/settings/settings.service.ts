@@ -1,45 +1,12 @@
-import type { Dirent } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { count, desc, eq, max, notInArray } from 'drizzle-orm';
+import { count, desc, eq, max, notInArray, sum } from 'drizzle-orm';
 import type { EmailStatus } from '@maillon/common/enums';
 import type { AdminSettings, AuditEntry, OutboxEmail } from '@maillon/common/schemas/settings';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { auditLog, emailOutbox, jobs, users } from '../../db/schema';
-
-const MAX_WALKED_ENTRIES = 200_000;
-
-/** Size and number of files in the upload store (bounded walk: a huge store answers a lower bound, never hangs). */
-async function uploadsUsage(dir: string): Promise<{ bytes: number; files: number }> {
-  let bytes = 0;
-  let files = 0;
-  let walked = 0;
-  const stack = [dir];
-  while (stack.length > 0 && walked < MAX_WALKED_ENTRIES) {
-    const current = stack.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = await fs.readdir(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      walked += 1;
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) stack.push(full);
-      else if (entry.isFile()) {
-        const stat = await fs.stat(full).catch(() => null);
-        if (stat) {
-          bytes += stat.size;
-          files += 1;
-        }
-      }
-    }
-  }
-  return { bytes, files };
-}
+import { auditLog, emailOutbox, jobs, storedFiles, users } from '../../db/schema';
+import type { ObjectStorage } from '../../lib/storage/object-storage';
 
 function databaseKind(db: Db): 'pglite' | 'postgres' {
   return (db as unknown as { $client?: unknown }).$client instanceof PGlite ? 'pglite' : 'postgres';
@@ -51,15 +18,16 @@ const HUMAN_JOB_SOURCES = ['manual', 'csv'];
 /** The Réglages page: what the running server is really configured with. Never returns a secret. */
 export async function getAdminSettings(
   db: Db,
-  { config, adminEmail }: { config: Config; adminEmail: string },
+  { config, storage, adminEmail }: { config: Config; storage: ObjectStorage; adminEmail: string },
 ): Promise<AdminSettings> {
-  const [statusRows, [lastJob], usage] = await Promise.all([
+  const [statusRows, [lastJob], [usage]] = await Promise.all([
     db.select({ status: emailOutbox.status, n: count() }).from(emailOutbox).groupBy(emailOutbox.status),
     db
       .select({ at: max(jobs.createdAt) })
       .from(jobs)
       .where(notInArray(jobs.source, HUMAN_JOB_SOURCES)),
-    uploadsUsage(config.uploadsDir),
+    // Every stored object has its row (the orphan sweep removes the others): the rows give the usage of any store.
+    db.select({ bytes: sum(storedFiles.size).mapWith(Number), files: count() }).from(storedFiles),
   ]);
   const stats: Record<EmailStatus, number> = { pending: 0, sent: 0, logged: 0, failed: 0 };
   for (const row of statusRows) if (row.status in stats) stats[row.status as EmailStatus] = Number(row.n);
@@ -69,8 +37,10 @@ export async function getAdminSettings(
     storage: {
       database: databaseKind(db),
       dataDir: path.resolve(config.DATA_DIR),
-      uploadsBytes: usage.bytes,
-      uploadsFiles: usage.files,
+      uploadsBytes: usage?.bytes ?? 0,
+      uploadsFiles: usage?.files ?? 0,
+      filesDriver: storage.kind,
+      filesLocation: storage.description,
     },
     ingestion: {
       configured: Boolean(config.INGEST_API_KEY),

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSettingsSchema, outboxEmailSchema } from '@maillon/common/schemas/settings';
 import { emailOutbox, jobs } from '../../db/schema';
+import { storeFile } from '../../lib/files';
 import { enqueueEmail, processOutbox } from '../../lib/outbox';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
@@ -33,8 +32,10 @@ describe('GET /api/admin/settings', () => {
       subject: 'Réinitialisation',
       text: 'lien secret',
     });
-    fs.mkdirSync(path.join(ctx.app.config.uploadsDir, 'cv'), { recursive: true });
-    fs.writeFileSync(path.join(ctx.app.config.uploadsDir, 'cv', 'x.pdf'), Buffer.alloc(1234));
+    const head = '%PDF-1.4\n';
+    const tail = '\n%%EOF\n';
+    const pdf = Buffer.from(head + ' '.repeat(1234 - head.length - tail.length) + tail);
+    await storeFile(ctx.db, { storage: ctx.app.storage, technicianId: null, kind: 'cv', buffer: pdf, originalName: 'cv.pdf', invalidTypeMessage: 'x' });
     const ingestedAt = new Date('2026-05-04T08:00:00Z');
     await ctx.db.insert(jobs).values([
       {
@@ -66,7 +67,7 @@ describe('GET /api/admin/settings', () => {
     expect(settings).toMatchObject({
       adminEmail,
       mail: { mode: 'logged', stats: { pending: 1, sent: 0, logged: 1, failed: 0 } },
-      storage: { database: ctx.kind, uploadsBytes: 1234, uploadsFiles: 1 },
+      storage: { database: ctx.kind, uploadsBytes: 1234, uploadsFiles: 1, filesDriver: 'local', filesLocation: `dossier local ${ctx.app.config.uploadsDir}` },
       ingestion: { configured: true, path: '/api/jobs/ingest', lastIngestedAt: ingestedAt.toISOString() },
     });
     expect(response.body).not.toContain('cle-ingestion-de-test');

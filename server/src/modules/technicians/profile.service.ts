@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { compactIban, compactSiret } from '@maillon/common/schemas/profile';
 import { maskIban } from '@maillon/common/format';
-import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import { storedFiles, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { removeStoredFile, storeFile } from '../../lib/files';
+import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 import type { UploadedPart } from './multipart';
@@ -108,13 +108,13 @@ export const DOCUMENT_TYPE_MESSAGES: Record<DocumentKind, string> = {
  */
 export async function replaceDocument(options: {
   db: Db;
-  config: Config;
+  storage: ObjectStorage;
   auth: AuthContext;
   technicianId: string;
   kind: DocumentKind;
   file: UploadedPart;
 }): Promise<Technician> {
-  const { db, config, auth, technicianId, kind, file } = options;
+  const { db, storage, auth, technicianId, kind, file } = options;
   assertTechnicianSelf(auth, technicianId, NOT_FOUND);
   const column = kind === 'identity' ? 'identityDocumentFileId' : 'cvFileId';
   let newKey: string | null = null;
@@ -122,7 +122,7 @@ export async function replaceDocument(options: {
     const { technician, oldKey } = await db.transaction(async (tx) => {
       const before = await findTechnicianRow(tx, technicianId);
       const stored = await storeFile(tx, {
-        uploadsDir: config.uploadsDir,
+        storage,
         technicianId,
         kind,
         buffer: file.buffer,
@@ -142,10 +142,10 @@ export async function replaceDocument(options: {
       }
       return { technician: toTechnician(row!), oldKey: previousKey };
     });
-    if (oldKey) await removeStoredFile(config.uploadsDir, oldKey);
+    if (oldKey) await removeStoredFile(storage, oldKey);
     return technician;
   } catch (error) {
-    if (newKey) await removeStoredFile(config.uploadsDir, newKey);
+    if (newKey) await removeStoredFile(storage, newKey);
     throw error;
   }
 }

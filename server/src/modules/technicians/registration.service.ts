@@ -8,6 +8,7 @@ import { technicians, users } from '../../db/schema';
 import { AppError, type FieldErrors } from '../../lib/app-error';
 import { isCommonPassword } from '../../lib/common-passwords';
 import { removeStoredFile, sniffFileType, storeFile, type FileType } from '../../lib/files';
+import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
 import { hashPassword } from '../../lib/passwords';
 import { enforceRateLimit } from '../../lib/rate-limit';
@@ -79,6 +80,7 @@ function isUniqueViolation(error: unknown): boolean {
 export interface RegisterOptions {
   db: Db;
   config: Config;
+  storage: ObjectStorage;
   ip: string;
   origin: string;
   fields: Record<string, string>;
@@ -89,7 +91,7 @@ export interface RegisterOptions {
  * Creates the account (users row), the pending technician, its files and the "inscription reçue" e-mail in one
  * transaction: either everything exists afterwards or nothing does (files written before a failure are removed).
  */
-export async function registerTechnician({ db, config, ip, origin, fields, files }: RegisterOptions): Promise<{ technicianId: string }> {
+export async function registerTechnician({ db, config, storage, ip, origin, fields, files }: RegisterOptions): Promise<{ technicianId: string }> {
   await enforceRateLimit(db, `register-ip:${ip}`, REGISTER_LIMITS.perIp, REGISTER_LIMITS.windowMs);
   const data = parseRegistrationFields(fields);
   const email = data.email.toLowerCase();
@@ -142,7 +144,7 @@ export async function registerTechnician({ db, config, ip, origin, fields, files
       const fileIds: { identityDocumentFileId?: string; cvFileId?: string } = {};
       if (files.identityDocument) {
         const stored = await storeWithField('identityDocument', {
-          uploadsDir: config.uploadsDir,
+          storage,
           technicianId,
           kind: 'identity',
           buffer: files.identityDocument.buffer,
@@ -154,7 +156,7 @@ export async function registerTechnician({ db, config, ip, origin, fields, files
       }
       if (files.cv) {
         const stored = await storeWithField('cv', {
-          uploadsDir: config.uploadsDir,
+          storage,
           technicianId,
           kind: 'cv',
           buffer: files.cv.buffer,
@@ -179,7 +181,7 @@ export async function registerTechnician({ db, config, ip, origin, fields, files
       return { technicianId };
     });
   } catch (error) {
-    await Promise.all(written.map((key) => removeStoredFile(config.uploadsDir, key)));
+    await Promise.all(written.map((key) => removeStoredFile(storage, key)));
     if (isUniqueViolation(error)) {
       throw new AppError('ALREADY_EXISTS', REGISTRATION_MESSAGES.duplicateEmail, { email: REGISTRATION_MESSAGES.duplicateEmail });
     }

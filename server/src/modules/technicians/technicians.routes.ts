@@ -58,6 +58,7 @@ export const techniciansRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await registerTechnician({
         db: app.db,
         config: app.config,
+        storage: app.storage,
         ip: request.ip,
         origin: publicOrigin(app.config, requestOrigin(request)),
         fields: form.fields,
@@ -120,7 +121,7 @@ export const techniciansRoutes: FastifyPluginAsyncZod = async (app) => {
         const auth = requireAuth(request);
         const form = await readMultipartForm(request, ['file'] as const);
         if (!form.files.file) throw new AppError('BAD_REQUEST', 'Aucun fichier reçu');
-        return replaceDocument({ db: app.db, config: app.config, auth, technicianId: request.params.id, kind, file: form.files.file });
+        return replaceDocument({ db: app.db, storage: app.storage, auth, technicianId: request.params.id, kind, file: form.files.file });
       },
     );
   }

@@ -115,7 +115,11 @@ function Integrations({ settings }: { settings: AdminSettings }) {
           </Line>
           <Line label="Documents déposés">
             {settings.storage.uploadsFiles} {settings.storage.uploadsFiles > 1 ? 'fichiers' : 'fichier'} ·{' '}
-            {formatBytes(settings.storage.uploadsBytes)} (disque local)
+            {formatBytes(settings.storage.uploadsBytes)}
+          </Line>
+          <Line label="Stockage des fichiers">
+            {settings.storage.filesDriver === 's3' ? 'S3 (partagé entre les instances)' : 'disque local'} ·{' '}
+            <code className="rounded bg-muted px-1 text-xs">{settings.storage.filesLocation}</code>
           </Line>
         </dl>
       </IntegrationCard>

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { sweepOrphanFiles } from './lib/files';
+import { processOutbox } from './lib/outbox';
+import type { ScheduledTask } from './lib/scheduler';
+import { purgeExpiredSessions } from './modules/auth/auth.service';
+
+const MINUTE = 60_000;
+
+/**
+ * Every piece of background work, run by lib/scheduler once per due time across all instances. A module that needs
+ * scheduled work exports the function; it is listed here.
+ */
+export function scheduledTasks(app: FastifyInstance): ScheduledTask[] {
+  return [
+    {
+      name: 'outbox',
+      schedule: { everyMs: 5_000 },
+      leaseMs: 10 * MINUTE,
+      run: async () => {
+        // Up to 10 batches per run, so a burst drains without waiting for the next poll.
+        for (let batch = 0; batch < 10; batch += 1) {
+          const result = await processOutbox(app.db, app.config, { storage: app.storage });
+          if (result.sent + result.logged + result.failed + result.retried < 20) break;
+        }
+      },
+    },
+    { name: 'sessions-purge', schedule: { everyMs: 60 * MINUTE }, leaseMs: 10 * MINUTE, run: () => purgeExpiredSessions(app.db) },
+    {
+      name: 'orphan-files-sweep',
+      schedule: { everyMs: 60 * MINUTE },
+      leaseMs: 30 * MINUTE,
+      run: async () => {
+        const removed = await sweepOrphanFiles(app.db, app.storage);
+        if (removed > 0) app.log.info(`${removed} fichier(s) orphelin(s) supprimé(s) du stockage`);
+      },
+    },
+  ];
+}
