@@ -1,4 +1,4 @@
-// The whole test suite, in order: type-check, lint, unit and API tests on PGlite, the same API tests on
+// The whole test suite, in order: engines of the installed packages, type-check, lint, unit and API tests on PGlite, the same API tests on
 // PostgreSQL when TEST_DATABASE_URL is set, then Playwright on the built app.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +10,7 @@ fs.mkdirSync(reports, { recursive: true });
 const vitest = (root, name) => ['vitest', 'run', '--root', root, '--reporter=default', '--reporter=json', `--outputFile.json=${process.cwd()}/${reports}/vitest-${name}.json`];
 
 const steps = [
+  ['Dépendances compatibles avec Node.js (engines)', 'node', ['scripts/check-engines.mjs']],
   ['Type-check', 'npm', ['run', 'typecheck']],
   ['Lint', 'npx', ['eslint', '.', '--max-warnings=0']],
   ['Tests shared (Vitest)', 'npx', vitest('common', 'common')],

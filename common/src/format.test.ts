@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToEuros, eurosToCents, formatDate, formatDistance, formatDuration, formatEuros, formatEurosShort, maskIban } from './format';
+import { centsToEuros, eurosToCents, formatDate, formatDistance, formatDuration, formatEuros, formatEurosForPrint, formatEurosShort, maskIban } from './format';
 import { formatDepartment, getDepartmentName, DEPARTMENTS } from './departments';
 
 describe('fr-FR formatting', () => {
@@ -13,6 +13,7 @@ describe('fr-FR formatting', () => {
   it('formats euros with 2 decimals and French separators', () => {
     expect(formatEuros(1234.5)).toBe('1 234,50 €');
     expect(formatEuros(0)).toBe('0,00 €');
+    expect(formatEurosForPrint(12345.67)).toBe('12\u202f345,67\u00a0€');
     expect(formatEuros(666.67)).toBe('666,67 €');
     expect(formatEurosShort(1200)).toBe('1 200 €');
     expect(formatEurosShort(12.5)).toBe('12,50 €');

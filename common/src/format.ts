@@ -30,6 +30,14 @@ export function formatEuros(amount: number | null | undefined): string {
   return euroFormatter.format(amount ?? 0).replace(/[\u202f\u00a0]/g, ' ');
 }
 
+/**
+ * Euros as French typography sets them, for printed documents (PDF): 1\u202f234,50\u00a0€, a narrow no-break space
+ * between thousands and a no-break space before the sign, so an amount never breaks across lines.
+ */
+export function formatEurosForPrint(amount: number | null | undefined): string {
+  return euroFormatter.format(amount ?? 0);
+}
+
 /** Euros without decimals when whole (lot prices): 1 200 €. */
 export function formatEurosShort(amount: number | null | undefined): string {
   const value = amount ?? 0;

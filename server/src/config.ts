@@ -6,6 +6,15 @@ const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+function isTileUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !/[{}%]/.test(url.host);
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -19,6 +28,12 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Maillon <no-reply@maillon.local>'),
   PUBLIC_URL: z.string().url().optional(),
   OSRM_URL: z.string().url().optional(),
+  /** Map tile address template (https://tile.example.org/{z}/{x}/{y}.png); its origin joins the CSP's img-src. */
+  MAP_TILE_URL: z
+    .string()
+    .url()
+    .refine(isTileUrl, 'adresse http(s) attendue, sans variable dans le nom d’hôte (ex. https://tile.openstreetmap.org/{z}/{x}/{y}.png)')
+    .optional(),
   INGEST_API_KEY: z.string().min(16).optional(),
   PRODUCT_NAME: z.string().min(1).default(PRODUCT_NAME_DEFAULT),
   CHARITY_NAME: z.string().min(1).default('Association Maillon pour la chaîne de survie'),

@@ -7,8 +7,11 @@ import type { DbOrTx } from '../db/client';
 import { storedFiles } from '../db/schema';
 import { AppError } from './app-error';
 import type { ObjectStorage } from './storage/object-storage';
+import { sniffFileType, pdfHasActiveContent, type FileType } from './file-type';
 
-export type FileType = 'png' | 'jpeg' | 'pdf' | 'doc' | 'docx';
+// Sniffing lives in ./file-type; these names stay importable from here for the upload callers.
+export { sniffFileType, pdfHasActiveContent, MAX_IMAGE_PIXELS, type FileType } from './file-type';
+
 export type StoredFileKind = 'identity' | 'cv' | 'invoice';
 
 const MIME: Record<FileType, string> = {
@@ -25,67 +28,6 @@ export const ALLOWED_TYPES: Record<StoredFileKind, readonly FileType[]> = {
   cv: ['pdf', 'doc', 'docx'],
   invoice: ['pdf'],
 };
-
-const startsWith = (buffer: Buffer, bytes: number[], offset = 0) => bytes.every((b, i) => buffer[offset + i] === b);
-
-/** Larger images are refused: nobody scans an identity card at 100 megapixels (decompression bombs). */
-export const MAX_IMAGE_PIXELS = 50_000_000;
-const MAX_IMAGE_SIDE = 12_000;
-
-function isSaneImage(width: number, height: number): boolean {
-  return width > 0 && height > 0 && width <= MAX_IMAGE_SIDE && height <= MAX_IMAGE_SIDE && width * height <= MAX_IMAGE_PIXELS;
-}
-
-/** A PNG: signature, an IHDR chunk first with sane dimensions, and an IEND chunk at the end. */
-function isPng(buffer: Buffer): boolean {
-  if (!startsWith(buffer, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) || buffer.length < 45) return false;
-  if (buffer.toString('latin1', 12, 16) !== 'IHDR') return false;
-  if (!isSaneImage(buffer.readUInt32BE(16), buffer.readUInt32BE(20))) return false;
-  return buffer.toString('latin1', buffer.length - 8, buffer.length - 4) === 'IEND';
-}
-
-/** A JPEG: start-of-image, end-of-image, and a start-of-frame with sane dimensions. */
-function isJpeg(buffer: Buffer): boolean {
-  if (!startsWith(buffer, [0xff, 0xd8, 0xff]) || buffer.length < 4) return false;
-  if (buffer[buffer.length - 2] !== 0xff || buffer[buffer.length - 1] !== 0xd9) return false;
-  let offset = 2;
-  while (offset + 9 < buffer.length) {
-    if (buffer[offset] !== 0xff) return false;
-    const marker = buffer[offset + 1]!;
-    const length = buffer.readUInt16BE(offset + 2);
-    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
-    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-      return isSaneImage(buffer.readUInt16BE(offset + 7), buffer.readUInt16BE(offset + 5));
-    }
-    if (marker === 0xda) return false;
-    offset += 2 + length;
-  }
-  return false;
-}
-
-/** The type decided from the file's bytes (magic numbers and structure), never from its name or Content-Type. */
-export function sniffFileType(buffer: Buffer): FileType | null {
-  if (buffer.length < 8) return null;
-  if (startsWith(buffer, [0x89, 0x50, 0x4e, 0x47])) return isPng(buffer) ? 'png' : null;
-  if (startsWith(buffer, [0xff, 0xd8, 0xff])) return isJpeg(buffer) ? 'jpeg' : null;
-  if (startsWith(buffer, [0x25, 0x50, 0x44, 0x46, 0x2d])) {
-    // A real PDF ends with %%EOF (allowing trailing whitespace); a truncated one is refused.
-    const tail = buffer.subarray(Math.max(0, buffer.length - 1024)).toString('latin1');
-    return tail.includes('%%EOF') ? 'pdf' : null;
-  }
-  if (startsWith(buffer, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'doc';
-  if (startsWith(buffer, [0x50, 0x4b, 0x03, 0x04])) {
-    const head = buffer.subarray(0, Math.min(buffer.length, 64 * 1024)).toString('latin1');
-    return head.includes('word/') || head.includes('[Content_Types].xml') ? 'docx' : null;
-  }
-  return null;
-}
-
-/** PDFs that carry scripts or auto-actions are refused: an invoice or CV never needs them. */
-export function pdfHasActiveContent(buffer: Buffer): boolean {
-  const text = buffer.toString('latin1');
-  return /\/(JavaScript|JS|OpenAction|AA|Launch|EmbeddedFile|RichMedia)\b/.test(text);
-}
 
 /** Reads a multipart file part into memory, enforcing the 10 MB limit. */
 export async function readFilePart(part: MultipartFile): Promise<Buffer> {
@@ -133,7 +75,7 @@ export interface StoredFile {
  */
 export async function storeFile(tx: DbOrTx, options: StoreFileOptions): Promise<StoredFile> {
   if (options.buffer.length === 0) throw new AppError('INVALID_FILE', 'Le fichier est vide');
-  const type = sniffFileType(options.buffer);
+  const type = await sniffFileType(options.buffer);
   if (!type || !ALLOWED_TYPES[options.kind].includes(type)) throw new AppError('INVALID_FILE', options.invalidTypeMessage);
   if (type === 'pdf' && pdfHasActiveContent(options.buffer)) {
     throw new AppError('INVALID_FILE', 'Ce PDF contient du contenu actif (scripts) et ne peut pas être accepté');

@@ -1,35 +1,117 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import { loadConfig, testConfig } from '../config';
 import { isDatabaseUnavailable } from './errors';
+import { contentSecurityPolicy } from './security';
 import { createAdmin, createTechnician, createTestContext, login, TEST_ORIGIN, TEST_PASSWORD, type TestContext } from '../../test/helpers';
+import { multipartBody, sampleFiles } from '../../test/multipart';
 
 let ctx: TestContext;
+/** The same database served over plain HTTP (no PUBLIC_URL, no tile server). */
+let plainApp: FastifyInstance;
 beforeAll(async () => {
-  ctx = await createTestContext({ PUBLIC_URL: 'https://maillon.example' });
+  ctx = await createTestContext({ PUBLIC_URL: 'https://maillon.example', MAP_TILE_URL: 'https://tiles.example.org/osm/{z}/{x}/{y}.png' });
+  plainApp = await buildApp({ config: testConfig({ DATA_DIR: ctx.app.config.DATA_DIR }), db: ctx.db });
 });
 afterAll(async () => {
+  await plainApp?.close();
   await ctx.close();
 });
 
+const loadConfigWith = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env });
+
+const CSP_BASE = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  'IMG_SRC',
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+];
+const csp = (imgSrc: string) => CSP_BASE.map((d) => (d === 'IMG_SRC' ? imgSrc : d)).join(';');
+
+/** Every header helmet writes with our policy (plugins/security.ts), HSTS apart. */
+const POLICY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
 describe('security headers', () => {
-  it('sends CSP with frame-ancestors none, nosniff, referrer policy; JSON reads must be revalidated (ETag)', async () => {
+  it('sends every policy header, the CSP with the tile origin in img-src, and HSTS behind HTTPS; JSON reads must be revalidated (ETag)', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/public/config' });
-    const csp = String(response.headers['content-security-policy']);
-    expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("object-src 'none'");
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers).toMatchObject(POLICY_HEADERS);
+    expect(response.headers['content-security-policy']).toBe(csp("img-src 'self' data: blob: https://tiles.example.org"));
+    expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(response.headers['cross-origin-embedder-policy']).toBeUndefined();
     expect(response.headers['cache-control']).toBe('private, no-cache');
     expect(response.headers.etag).toMatch(/^W\/"/);
+  });
+
+  it('sends no HSTS over plain HTTP and no tile origin without MAP_TILE_URL', async () => {
+    const response = await plainApp.inject({ method: 'GET', url: '/api/public/config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers).toMatchObject(POLICY_HEADERS);
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['content-security-policy']).toBe(csp("img-src 'self' data: blob:"));
+  });
+
+  it('builds img-src from MAP_TILE_URL\'s origin only', () => {
+    expect(contentSecurityPolicy({ MAP_TILE_URL: 'https://a.tiles.example.fr:8443/{z}/{x}/{y}.png?key=secret' })['img-src']).toEqual([
+      "'self'",
+      'data:',
+      'blob:',
+      'https://a.tiles.example.fr:8443',
+    ]);
+    expect(contentSecurityPolicy({ MAP_TILE_URL: undefined })['img-src']).toEqual(["'self'", 'data:', 'blob:']);
+  });
+
+  it('refuses a MAP_TILE_URL that is not an http(s) address with a fixed host', () => {
+    for (const value of ['javascript:alert(1)', 'pas une adresse', 'https://{s}.tile.example.org/{z}/{x}/{y}.png', 'ftp://tiles.example.org/x']) {
+      expect(() => loadConfigWith({ MAP_TILE_URL: value }), value).toThrow(/MAP_TILE_URL/);
+    }
+    expect(loadConfigWith({ MAP_TILE_URL: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }).MAP_TILE_URL).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
   });
 
   it('sends the same headers on errors', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/inconnu' });
     expect(response.statusCode).toBe(404);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(String(response.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(response.headers).toMatchObject(POLICY_HEADERS);
+    expect(response.headers['content-security-policy']).toBe(csp("img-src 'self' data: blob: https://tiles.example.org"));
+  });
+
+  it('keeps the sandbox CSP of a file download (helmet does not overwrite it)', async () => {
+    const { technician } = await createTechnician(ctx.db);
+    const cookie = await login(ctx.app, technician.email);
+    const body = multipartBody({}, { file: { fileName: 'cv.pdf', content: sampleFiles.pdf(), contentType: 'application/pdf' } });
+    const upload = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/technicians/${technician.id}/upload-cv`,
+      payload: body.payload,
+      headers: { ...body.headers, cookie, origin: TEST_ORIGIN },
+    });
+    expect(upload.statusCode).toBe(200);
+    const [file] = await ctx.db.execute<{ id: string }>(`select id from stored_files where technician_id = '${technician.id}'` as never).then((r) => r.rows);
+    const download = await ctx.app.inject({ method: 'GET', url: `/api/files/${file!.id}`, headers: { cookie } });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-security-policy']).toBe('sandbox');
+    expect(download.headers['cache-control']).toBe('private, no-store');
+    expect(download.headers).toMatchObject(POLICY_HEADERS);
   });
 
   it('marks the session cookie Secure behind HTTPS (PUBLIC_URL https), httpOnly and SameSite=Lax', async () => {

@@ -63,6 +63,15 @@ const corpus: Sample[] = [
   { label: 'exécutable nommé .pdf', name: 'virus.pdf', bytes: sampleFiles.exe(), kind: 'bad', contentType: 'application/pdf' },
   { label: 'ZIP qui n’est pas un DOCX', name: 'cv.docx', bytes: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), crypto.randomBytes(200)]), kind: 'bad' },
   { label: 'GIF nommé .png', name: 'anim.png', bytes: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), kind: 'bad' },
+  // Cases where file-type decides the magic number and our structure checks decide the rest (lib/file-type.ts).
+  { label: 'APNG valide', name: 'anim.png', bytes: pngBytes(40, 30, { animated: true }), kind: 'png' },
+  { label: 'XLSX nommé .docx', name: 'cv.docx', bytes: sampleFiles.xlsx(), kind: 'bad' },
+  { label: 'DOCX à macros (DOCM)', name: 'cv.docx', bytes: sampleFiles.docm(), kind: 'bad' },
+  { label: 'en-tête PNG collé sur un DOCX', name: 'carte.png', bytes: Buffer.concat([pngBytes().subarray(0, 8), sampleFiles.docx()]), kind: 'bad' },
+  { label: 'GIF suivi d’un ZIP (GIFAR)', name: 'cv.docx', bytes: Buffer.concat([Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), sampleFiles.docx()]), kind: 'bad' },
+  { label: 'JPEG tronqué (sans fin d’image)', name: 'coupe.jpg', bytes: jpegBytes(800, 600).subarray(0, -2), kind: 'bad' },
+  { label: 'WEBP nommé .jpg', name: 'photo.jpg', bytes: Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(24)]), kind: 'bad' },
+  { label: 'PDF précédé de 100 octets', name: 'decale.pdf', bytes: Buffer.concat([Buffer.alloc(100, 0x20), pdf]), kind: 'bad' },
   { label: 'limite + 1 octet', name: 'gros.pdf', bytes: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(UPLOAD_MAX_BYTES + 1 - 16), Buffer.from('\n%%EOF\n')]), kind: 'bad' },
 ];
 

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import {
@@ -250,12 +251,21 @@ describe('admin lists', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="factures-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.body.startsWith('\uFEFFRéférence facture;Technicien;Entreprise;Mission;Statut;')).toBe(true);
     const lines = response.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toContain('Référence facture;Technicien;Entreprise;Mission;Statut');
     expect(lines[1]).toContain('CSV-1;\'=Formule Export;');
-    expect(lines[1]).toContain('480,00');
-    expect(lines[1]).toContain('Facture envoyée;');
+    // Read back by csv-parse: the values, with the apostrophe that keeps a spreadsheet from running "=Formule…".
+    const [header, row] = parse(response.body, { bom: true, delimiter: ';', record_delimiter: '\r\n' }) as string[][];
+    const record = Object.fromEntries(header!.map((name, i) => [name, row![i]]));
+    expect(record).toMatchObject({
+      'Référence facture': 'CSV-1',
+      Technicien: "'=Formule Export",
+      Statut: 'Facture envoyée',
+      'Montant validé (€ HT)': '480,00',
+      'Statut virement': 'Enregistré',
+    });
+    expect(header).toHaveLength(13);
   });
 
   it('admin routes answer 401 anonymously and 403 to a technician, without changes', async () => {

@@ -20,6 +20,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, technicians, transfers } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
+import { buildCsv, type CsvCell } from '../../lib/csv';
 import { removeStoredFile, storeFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { assertTechnicianSelf } from '../../plugins/access';
@@ -476,13 +477,6 @@ export async function updateInvoice({ db, auth, invoiceId, patch }: { db: Db; au
 
 export const CSV_EXPORT_MAX_ROWS = 10_000;
 
-function csvCell(value: string | number | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  // Spreadsheet formula injection: a cell never starts with a formula character.
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 const csvEuros = (cents: number | null | undefined) => (cents === null || cents === undefined ? '' : (cents / 100).toFixed(2).replace('.', ','));
 
 /** The filtered invoices with their latest transfer, for the accountant (French Excel: BOM, ";" and decimal commas). */
@@ -504,7 +498,7 @@ export async function exportInvoicesCsv({ db, filters }: { db: Db; filters: Admi
     'Date virement',
     'Montant virement (€)',
   ];
-  const lines = [header.map(csvCell).join(';')];
+  const lines: CsvCell[][] = [header];
   for (const row of rows) {
     const transfer = latest.get(row.id);
     lines.push(
@@ -522,10 +516,8 @@ export async function exportInvoicesCsv({ db, filters }: { db: Db; filters: Admi
         transfer?.transferRef ?? '',
         formatDate(transfer?.transferDate ?? null),
         csvEuros(transfer?.amountCents),
-      ]
-        .map(csvCell)
-        .join(';'),
+      ],
     );
   }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return buildCsv(lines);
 }

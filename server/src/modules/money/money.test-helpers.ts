@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { applications, invoices, missionBatches, missions } from '../../db/schema';
@@ -54,29 +53,6 @@ export function multipart(fields: Record<string, string>, file?: FormFile) {
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-/** The text drawn in a pdf-lib document: inflates the content streams and decodes the hex strings (WinAnsi). */
-export function pdfText(bytes: Buffer): string {
-  const source = bytes.toString('latin1');
-  const parts: string[] = [];
-  const re = /stream\r?\n/g;
-  let match: RegExpExecArray | null;
-  while ((match = re.exec(source))) {
-    const start = match.index + match[0].length;
-    const end = source.indexOf('endstream', start);
-    if (end < 0) break;
-    const raw = bytes.subarray(start, end);
-    let decoded: string;
-    try {
-      decoded = zlib.inflateSync(raw).toString('latin1');
-    } catch {
-      decoded = raw.toString('latin1');
-    }
-    for (const hex of decoded.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) parts.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
-    re.lastIndex = end;
-  }
-  return parts.join('\n');
 }
 
 export function filesIn(dir: string): string[] {

@@ -64,9 +64,9 @@ export function parseRegistrationFields(fields: Record<string, string>): Registr
   return result.data;
 }
 
-function checkFileType(part: UploadedPart | undefined, allowed: readonly FileType[], field: string, message: string): void {
+async function checkFileType(part: UploadedPart | undefined, allowed: readonly FileType[], field: string, message: string): Promise<void> {
   if (!part) return;
-  const type = sniffFileType(part.buffer);
+  const type = await sniffFileType(part.buffer);
   if (part.buffer.length > 0 && (!type || !allowed.includes(type))) throw new AppError('INVALID_FILE', message, { [field]: message });
 }
 
@@ -100,8 +100,8 @@ export async function registerTechnician({ db, config, storage, ip, origin, fiel
     throw new AppError('VALIDATION_ERROR', PROFILE_MESSAGES.commonPassword, { password: PROFILE_MESSAGES.commonPassword });
   }
   // Cheap type checks before the slow hash; the popup offers PDF or DOCX for the CV (spec §2).
-  checkFileType(files.identityDocument, ['png', 'jpeg', 'pdf'], 'identityDocument', IDENTITY_TYPE_MESSAGE);
-  checkFileType(files.cv, ['pdf', 'docx'], 'cv', REGISTRATION_CV_TYPE_MESSAGE);
+  await checkFileType(files.identityDocument, ['png', 'jpeg', 'pdf'], 'identityDocument', IDENTITY_TYPE_MESSAGE);
+  await checkFileType(files.cv, ['pdf', 'docx'], 'cv', REGISTRATION_CV_TYPE_MESSAGE);
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (existing) throw new AppError('ALREADY_EXISTS', REGISTRATION_MESSAGES.duplicateEmail, { email: REGISTRATION_MESSAGES.duplicateEmail });
 

@@ -1,0 +1,79 @@
+import { fileTypeFromBuffer } from 'file-type';
+
+/**
+ * What an uploaded file is, decided from its bytes, never from its name or Content-Type. The magic numbers (and the
+ * zip walk that tells a Word document from another Office or zip file) are file-type's; on top of them we check the
+ * structure a real file of that type has, so a truncated file, a header glued onto something else or a decompression
+ * bomb is refused.
+ */
+export type FileType = 'png' | 'jpeg' | 'pdf' | 'doc' | 'docx';
+
+/** file-type's extensions for the types we accept: an APNG is a PNG, a .doc is a Compound File Binary container. */
+const ACCEPTED: Record<string, FileType> = { png: 'png', apng: 'png', jpg: 'jpeg', pdf: 'pdf', cfb: 'doc', docx: 'docx' };
+
+/** Larger images are refused: nobody scans an identity card at 100 megapixels (decompression bombs). */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+const MAX_IMAGE_SIDE = 12_000;
+
+function isSaneImage(width: number, height: number): boolean {
+  return width > 0 && height > 0 && width <= MAX_IMAGE_SIDE && height <= MAX_IMAGE_SIDE && width * height <= MAX_IMAGE_PIXELS;
+}
+
+/** A PNG: an IHDR chunk first with sane dimensions, and an IEND chunk at the end. */
+function isWholePng(buffer: Buffer): boolean {
+  if (buffer.length < 45 || buffer.toString('latin1', 12, 16) !== 'IHDR') return false;
+  if (!isSaneImage(buffer.readUInt32BE(16), buffer.readUInt32BE(20))) return false;
+  return buffer.toString('latin1', buffer.length - 8, buffer.length - 4) === 'IEND';
+}
+
+/** A JPEG: end-of-image, and a start-of-frame with sane dimensions before the scan. */
+function isWholeJpeg(buffer: Buffer): boolean {
+  if (buffer[buffer.length - 2] !== 0xff || buffer[buffer.length - 1] !== 0xd9) return false;
+  let offset = 2;
+  while (offset + 9 < buffer.length) {
+    if (buffer[offset] !== 0xff) return false;
+    const marker = buffer[offset + 1]!;
+    const length = buffer.readUInt16BE(offset + 2);
+    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
+      return isSaneImage(buffer.readUInt16BE(offset + 7), buffer.readUInt16BE(offset + 5));
+    }
+    if (marker === 0xda) return false;
+    offset += 2 + length;
+  }
+  return false;
+}
+
+/** A real PDF ends with %%EOF (allowing what some writers append after it); a truncated one is refused. */
+function isWholePdf(buffer: Buffer): boolean {
+  return buffer.subarray(Math.max(0, buffer.length - 1024)).toString('latin1').includes('%%EOF');
+}
+
+const STRUCTURE: Record<FileType, (buffer: Buffer) => boolean> = {
+  png: isWholePng,
+  jpeg: isWholeJpeg,
+  pdf: isWholePdf,
+  // file-type already walked the zip and read [Content_Types].xml: a Word document's main part, not a sheet or a deck.
+  docx: () => true,
+  doc: () => true,
+};
+
+/** The accepted type of these bytes, or null (unknown, another type, or not a whole, sane file of its type). */
+export async function sniffFileType(buffer: Buffer): Promise<FileType | null> {
+  if (buffer.length < 8) return null;
+  let detected: string | undefined;
+  try {
+    detected = (await fileTypeFromBuffer(buffer))?.ext;
+  } catch {
+    // A malformed container (a broken zip, say) is simply not a file we accept.
+    return null;
+  }
+  const type = detected ? ACCEPTED[detected] : undefined;
+  return type && STRUCTURE[type](buffer) ? type : null;
+}
+
+/** PDFs that carry scripts or auto-actions are refused: an invoice or CV never needs them. */
+export function pdfHasActiveContent(buffer: Buffer): boolean {
+  const text = buffer.toString('latin1');
+  return /\/(JavaScript|JS|OpenAction|AA|Launch|EmbeddedFile|RichMedia)\b/.test(text);
+}
