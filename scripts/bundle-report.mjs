@@ -1,89 +1,80 @@
-// Gzip size of the JavaScript each area downloads (entry + its route chunks + every lazy tab), from Vite's manifest,
-// and a check that the technician area never loads admin code (and the reverse). Both the budgets of issue 10
-// (decision 013) and the separation are enforced: exit 1 when an area is over or leaks. A public area is what the page
-// needs for its first paint; an info row adds the register page's form, which it loads right after.
+// First-load budgets per screen (decision 016): the gzip JavaScript (level 9) each screen downloads before it shows,
+// from Vite's manifests (scripts/lib/bundle-report.mjs). Exit 1 when a screen is over its budget, loads the other side's code (a technician screen
+// admin code, or the reverse) or cannot be found in the build. Usage: node scripts/bundle-report.mjs web/dist
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { checkBundle, formatReport } from './lib/bundle-report.mjs';
+
+const publicPage = (name, side, route) => ({ name: `public: ${name}`, side, budget: 100, load: route ? [route] : [] });
+// A tab is what /technician/dashboard?tab=<id> (or /admin/dashboard/<id>) downloads: the entry, the dashboard that
+// loads the tab, the tab's own chunk and their static imports. One line per tab, naming its feature folder (or its
+// module when a folder holds two tabs).
+const technicianTab = (id, from) => ({ name: `technician: ?tab=${id}`, side: 'technician', budget: 150, load: [from] });
+const adminTab = (id, from) => ({ name: `admin: ${id}`, side: 'admin', budget: 250, load: [from] });
+
+const SCREENS = [
+  publicPage('landing', null),
+  publicPage('technician login', 'technician', 'src/app/routes/technician/login.tsx'),
+  publicPage('register', 'technician', 'src/app/routes/technician/register.tsx'),
+  publicPage('reset password', 'technician', 'src/app/routes/technician/reset-password.tsx'),
+  publicPage('admin login', 'admin', 'src/app/routes/admin/login.tsx'),
+  // The register and reset-password pages ask for their form right after their heading and text have shown: shown,
+  // not budgeted.
+  { name: 'register page with its form', side: 'technician', budget: null, load: ['src/features/onboarding/components/registration-form.tsx'] },
+  { name: 'reset password page with its form', side: 'technician', budget: null, load: ['src/features/onboarding/components/reset-password-form.tsx'] },
+  technicianTab('find-missions', 'src/features/find-missions'),
+  // The dashboards ask for the toast region once they have shown (useToastRegion): shown, not budgeted.
+  { name: 'technician: ?tab=find-missions with the toast region', side: 'technician', budget: null, load: ['src/features/find-missions', 'src/components/ui/toaster.tsx'] },
+  // ?tab=missions shows the same code as ?tab=applications.
+  technicianTab('applications', 'src/features/applications'),
+  technicianTab('formation', 'src/features/training'),
+  technicianTab('revenue', 'src/features/revenue'),
+  technicianTab('packages', 'src/features/packages'),
+  technicianTab('profile', 'src/features/profile'),
+  adminTab('missions-draft', 'src/features/admin-moderation'),
+  adminTab('missions-active', 'src/features/admin-missions/components/missions-tab.tsx'),
+  adminTab('missions-completed', 'src/features/admin-missions/components/completed-missions-tab.tsx'),
+  adminTab('technicians', 'src/features/admin-technicians'),
+  adminTab('invoices', 'src/features/admin-invoices'),
+  adminTab('shipments', 'src/features/admin-shipments'),
+  adminTab('library', 'src/features/admin-library'),
+  adminTab('settings', 'src/features/admin-settings'),
+];
+
+// Whose code a source path is: the admin features are named admin-*; every other feature but the shared auth is the
+// technician's (the landing page, the entry's code, loads neither).
+const SIDES = {
+  technician: [/^src\/app\/routes\/technician\//, /^src\/features\/(?!admin-|auth\/)[^/]+\//],
+  admin: [/^src\/app\/routes\/admin\//, /^src\/features\/admin-[^/]+\//],
+};
+// Technician modules every screen loads on purpose: the entry starts the technician's first read of lots while the
+// dashboard's code loads (decision 015), so it builds that address (a few lines, no UI).
+const SHARED = [/^src\/features\/find-missions\/api\/available-lots-path\.ts$/];
 
 const dist = path.resolve(process.argv[2] ?? 'web/dist');
-const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
-const gzip = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
-
-function closure(keys, { dynamic }) {
-  const seen = new Set();
-  const stack = [...keys];
-  while (stack.length) {
-    const key = stack.pop();
-    if (seen.has(key) || !manifest[key]) continue;
-    seen.add(key);
-    for (const next of manifest[key].imports ?? []) stack.push(next);
-    // The entry's lazy routes are other areas: only an area's own chunks are followed into their lazy tabs.
-    if (dynamic && !manifest[key].isEntry) for (const next of manifest[key].dynamicImports ?? []) stack.push(next);
-  }
-  return seen;
-}
-
-const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
-const route = (file) => `src/app/routes/${file}`;
-// The dashboards are lazy chunks of the router; find them by the tabs they load.
-const chunkLoading = (feature) =>
-  Object.keys(manifest).find((k) => (manifest[k].dynamicImports ?? []).some((d) => d.includes(`features/${feature}/`)));
-const technicianDashboard = chunkLoading('find-missions');
-const adminDashboard = chunkLoading('admin-moderation');
-// The toast region is a lazy chunk of the entry that the dashboards mount at once (useToastRegion): it counts in their
-// areas. The public pages load it only with their first toast, after a submit.
-const toaster = 'src/components/ui/toaster.tsx';
-const areas = {
-  'public: landing': { keys: [entry], dynamic: false, budget: 100 },
-  'public: technician login': { keys: [entry, route('technician/login.tsx')], dynamic: false, budget: 100 },
-  'public: register': { keys: [entry, route('technician/register.tsx')], dynamic: false, budget: 100 },
-  'public: admin login': { keys: [entry, route('admin/login.tsx')], dynamic: false, budget: 100 },
-  // The registration form is a lazy chunk the page requests right after its first paint: shown, not budgeted.
-  'register page with its form': { keys: [entry, route('technician/register.tsx')], dynamic: true, budget: null },
-  'technician area (all tabs)': { keys: [entry, technicianDashboard, toaster], dynamic: true, budget: 200 },
-  'admin area (all tabs)': { keys: [entry, adminDashboard, toaster], dynamic: true, budget: 300 },
+const readJson = (file) => {
+  const full = path.join(dist, file);
+  if (fs.existsSync(full)) return JSON.parse(fs.readFileSync(full, 'utf8'));
+  console.error(`${full} is missing: build the web app first (npm run build; web/vite.config.ts sets build.manifest and build.ssrManifest).`);
+  process.exit(1);
 };
-for (const [name, area] of Object.entries(areas)) {
-  const missing = area.keys.filter((k) => !k || !manifest[k]);
-  if (missing.length) {
-    console.error(`${name}: ${missing.map(String).join(', ')} not in the manifest (renamed?): the report cannot size this area.`);
-    process.exit(1);
-  }
-}
+const manifest = readJson('.vite/manifest.json');
+const modules = readJson('.vite/ssr-manifest.json');
+const sizes = new Map();
+const sizeOf = (file) => {
+  if (!sizes.has(file)) sizes.set(file, zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length);
+  return sizes.get(file);
+};
 
-const sizes = {};
-const rows = [];
-const over = [];
-for (const [name, area] of Object.entries(areas)) {
-  // The entry's own lazy routes are not part of an area unless the area is that route.
-  const keys = closure(area.keys, { dynamic: false });
-  if (area.dynamic) for (const k of area.keys.slice(1)) for (const c of closure([k], { dynamic: true })) keys.add(c);
-  const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
-  const kb = files.reduce((sum, f) => sum + gzip(f), 0) / 1024;
-  sizes[name] = { keys, kb };
-  if (area.budget === null) {
-    rows.push(`| ${name} | ${kb.toFixed(1)} KB | – | info |`);
-    continue;
-  }
-  if (kb > area.budget) over.push(`${name} (${kb.toFixed(1)} KB > ${area.budget} KB)`);
-  rows.push(`| ${name} | ${kb.toFixed(1)} KB | ${area.budget} KB | ${kb <= area.budget ? 'ok' : 'over'} |`);
-}
+// Files a plugin writes beside Vite's chunks (a service worker, its registration, the web app manifest).
+const listed = new Set(Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.css ?? []), ...(chunk.assets ?? [])]));
+const otherFiles = fs
+  .readdirSync(dist, { recursive: true })
+  .map((file) => file.split(path.sep).join('/'))
+  .filter((file) => /\.(js|webmanifest)$/.test(file) && !file.startsWith('.vite/') && !listed.has(file))
+  .sort();
 
-const technicianKeys = sizes['technician area (all tabs)'].keys;
-const adminKeys = sizes['admin area (all tabs)'].keys;
-const leaks = [...technicianKeys].filter((k) => k.includes('features/admin-') || k.includes('routes/admin/'));
-const reverse = [...adminKeys].filter((k) => /features\/(training|find-missions|applications|revenue|packages|profile)\//.test(k));
-
-console.log('| area | gzip JS | budget | |\n| --- | ---: | ---: | --- |');
-console.log(rows.join('\n'));
-let failed = false;
-if (leaks.length || reverse.length) {
-  console.error(`Admin code in the technician area: ${leaks.join(', ') || 'none'}; technician code in the admin area: ${reverse.join(', ') || 'none'}`);
-  failed = true;
-} else console.log('Separation: the technician area loads no admin code, the admin area no technician tab.');
-if (over.length) {
-  console.error(`Over budget: ${over.join('; ')}`);
-  failed = true;
-} else console.log('Budgets: every area is within its budget.');
-if (failed) process.exit(1);
+const report = checkBundle({ manifest, modules, sizeOf, screens: SCREENS, sides: SIDES, shared: SHARED, otherFiles });
+console.log(formatReport(report));
+if (report.errors.length) process.exit(1);

@@ -15,6 +15,7 @@ const steps = [
   ['Lint', 'npx', ['eslint', '.', '--max-warnings=0']],
   ['Tests shared (Vitest)', 'npx', vitest('common', 'common')],
   ['Tests web (Vitest)', 'npx', vitest('web', 'web')],
+  ['Tests scripts (Vitest)', 'npx', vitest('scripts', 'scripts')],
   ['Tests API sur PGlite (Vitest)', 'npx', vitest('server', 'server-pglite'), { TEST_DATABASE_URL: '' }],
 ];
 if (process.env.TEST_DATABASE_URL) {
@@ -23,7 +24,7 @@ if (process.env.TEST_DATABASE_URL) {
   console.log('TEST_DATABASE_URL absent : la passe PostgreSQL est sautée (CI la lance toujours).');
 }
 steps.push(['Build', 'npm', ['run', 'build']]);
-steps.push(['Poids des bundles par espace', 'node', ['scripts/bundle-report.mjs', 'web/dist']]);
+steps.push(['Poids JavaScript par écran', 'node', ['scripts/bundle-report.mjs', 'web/dist']]);
 steps.push(['Tests navigateur (Playwright)', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${process.cwd()}/${reports}/playwright.json` }]);
 
 function totals() {

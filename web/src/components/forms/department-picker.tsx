@@ -1,7 +1,7 @@
 import { X } from 'lucide-react';
 import { DEPARTMENTS_MAX } from '@maillon/common/constants';
 import { DEPARTMENTS, formatDepartment } from '@maillon/common/departments';
-import { PROFILE_MESSAGES } from '@maillon/common/schemas/profile';
+import { PROFILE_MESSAGES } from '@maillon/common/profile-rules';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';

@@ -1,9 +1,13 @@
 import * as React from 'react';
-import * as AlertDialog from '@radix-ui/react-alert-dialog';
-import { Button } from './button';
+import { useOpenedOnce } from '@/hooks/use-opened-once';
+
+const loadContent = () => import('./confirm-dialog-content');
+const ConfirmDialogContent = React.lazy(() => loadContent().then((m) => ({ default: m.ConfirmDialogContent })));
+
+type TriggerProps = React.HTMLAttributes<HTMLElement> & { type?: string };
 
 interface ConfirmDialogProps {
-  trigger: React.ReactElement;
+  trigger: React.ReactElement<TriggerProps>;
   title: string;
   description?: React.ReactNode;
   confirmLabel?: string;
@@ -12,7 +16,11 @@ interface ConfirmDialogProps {
   onConfirm: () => void | Promise<unknown>;
 }
 
-/** Asks before anything destructive; the action runs only on explicit confirmation. */
+/**
+ * Asks before anything destructive; the action runs only on explicit confirmation. The trigger is part of the screen;
+ * the dialog (Radix, focus trap, scroll lock) loads when the pointer or the focus reaches the trigger, or on its first
+ * click (decision 016).
+ */
 export function ConfirmDialog({
   trigger,
   title,
@@ -23,41 +31,48 @@ export function ConfirmDialog({
   onConfirm,
 }: ConfirmDialogProps) {
   const [open, setOpen] = React.useState(false);
-  const [busy, setBusy] = React.useState(false);
+  const mounted = useOpenedOnce(open);
+  const triggerElement = React.useRef<HTMLElement | null>(null);
+  const preload = () => void loadContent().catch(() => undefined);
+  const props = trigger.props;
   return (
-    <AlertDialog.Root open={open} onOpenChange={setOpen}>
-      <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/50" />
-        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 grid w-[calc(100%-1.5rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-lg border bg-card p-6 shadow-lg">
-          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
-          {description ? (
-            <AlertDialog.Description className="text-sm text-muted-foreground">{description}</AlertDialog.Description>
-          ) : (
-            <AlertDialog.Description className="sr-only">{title}</AlertDialog.Description>
-          )}
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <AlertDialog.Cancel asChild>
-              <Button variant="outline">{cancelLabel}</Button>
-            </AlertDialog.Cancel>
-            <Button
-              variant={destructive ? 'destructive' : 'default'}
-              loading={busy}
-              onClick={async () => {
-                setBusy(true);
-                try {
-                  await onConfirm();
-                  setOpen(false);
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              {confirmLabel}
-            </Button>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <>
+      {React.cloneElement(trigger, {
+        // What Radix's trigger set: a button that does not submit, and the dialog's state for assistive technologies.
+        type: props.type ?? 'button',
+        'aria-haspopup': 'dialog',
+        'aria-expanded': open,
+        'data-state': open ? 'open' : 'closed',
+        onPointerEnter: (event: React.PointerEvent<HTMLElement>) => {
+          props.onPointerEnter?.(event);
+          preload();
+        },
+        onFocus: (event: React.FocusEvent<HTMLElement>) => {
+          props.onFocus?.(event);
+          preload();
+        },
+        onClick: (event: React.MouseEvent<HTMLElement>) => {
+          props.onClick?.(event);
+          if (event.defaultPrevented) return;
+          triggerElement.current = event.currentTarget;
+          setOpen(true);
+        },
+      } as TriggerProps)}
+      {mounted ? (
+        <React.Suspense fallback={null}>
+          <ConfirmDialogContent
+            open={open}
+            onOpenChange={setOpen}
+            returnFocusTo={triggerElement}
+            title={title}
+            description={description}
+            confirmLabel={confirmLabel}
+            cancelLabel={cancelLabel}
+            destructive={destructive}
+            onConfirm={onConfirm}
+          />
+        </React.Suspense>
+      ) : null}
+    </>
   );
 }

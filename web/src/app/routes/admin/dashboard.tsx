@@ -11,7 +11,6 @@ import { usePublicConfig } from '@/features/auth/api/get-public-config-query';
 import { useLogout } from '@/features/auth/api/logout';
 import { useMediaQuery } from '@/hooks/use-media-query';
 import { usePageMeta } from '@/hooks/use-page-meta';
-import '@/lib/zod-locale';
 import { RequireRole } from '../require-role';
 import { ADMIN_TAB_DEFINITIONS } from './tabs';
 

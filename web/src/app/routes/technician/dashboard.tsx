@@ -9,7 +9,6 @@ import { useLogout } from '@/features/auth/api/logout';
 import { useTechnicianCounts, type TechnicianCounts } from '@/features/technician-dashboard/api/get-technician-counts';
 import { AccountBanners } from '@/features/technician-dashboard/components/account-banners';
 import { usePageMeta } from '@/hooks/use-page-meta';
-import '@/lib/zod-locale';
 import { RequireRole } from '../require-role';
 import { preloadTechnicianTab, TECHNICIAN_TAB_DEFINITIONS } from './tabs';
 

@@ -1,19 +1,27 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { LogOut, Scale } from 'lucide-react';
-import { TermsDialog } from '@/components/legal/terms-dialog';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useLogout } from '@/features/auth/api/logout';
+import { useOpenedOnce } from '@/hooks/use-opened-once';
 import { ProfileCard } from './profile-card';
+
+// The terms (their text and the Radix dialog) load when the technician asks to read them (decision 016).
+const TermsDialog = lazy(() => import('@/components/legal/terms-dialog').then((m) => ({ default: m.TermsDialog })));
 
 export function LegalCard() {
   const [open, setOpen] = useState(false);
+  const mounted = useOpenedOnce(open);
   return (
     <ProfileCard title="Légal" icon={<Scale aria-hidden="true" />} description="Les conditions que vous avez acceptées à votre inscription.">
       <Button type="button" variant="outline" className="justify-self-start" onClick={() => setOpen(true)}>
         Relire les conditions générales
       </Button>
-      <TermsDialog open={open} onOpenChange={setOpen} />
+      {mounted ? (
+        <Suspense fallback={null}>
+          <TermsDialog open={open} onOpenChange={setOpen} />
+        </Suspense>
+      ) : null}
     </ProfileCard>
   );
 }

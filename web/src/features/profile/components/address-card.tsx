@@ -1,20 +1,20 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { MapPin } from 'lucide-react';
-import { updateAddressSchema, type UpdateAddress } from '@maillon/common/schemas/profile';
+import type { UpdateAddress } from '@maillon/common/schemas/profile';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { useUpdateAddress } from '../api/update-address';
+import { addressResolver } from './form-resolvers';
 import { applyFieldErrors, orEmpty, ProfileCard } from './profile-card';
 
 const valuesOf = (t: Technician): UpdateAddress => ({ address: orEmpty(t.address), city: orEmpty(t.city), postalCode: orEmpty(t.postalCode) });
 
 export function AddressCard({ technician }: { technician: Technician }) {
   const mutation = useUpdateAddress(technician.id);
-  const form = useForm<UpdateAddress>({ resolver: zodResolver(updateAddressSchema), defaultValues: valuesOf(technician) });
+  const form = useForm<UpdateAddress>({ resolver: addressResolver, defaultValues: valuesOf(technician) });
   const { errors, isSubmitting, isDirty } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {

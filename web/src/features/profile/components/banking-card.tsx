@@ -1,19 +1,19 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Landmark } from 'lucide-react';
-import { updateBankingSchema, type UpdateBanking } from '@maillon/common/schemas/profile';
+import type { UpdateBanking } from '@maillon/common/schemas/profile';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { useUpdateBanking } from '../api/update-banking';
+import { bankingResolver } from './form-resolvers';
 import { applyFieldErrors, ProfileCard } from './profile-card';
 
 /** The full IBAN never comes back from the server: only its last 4 characters are shown. */
 export function BankingCard({ technician }: { technician: Technician }) {
   const mutation = useUpdateBanking(technician.id);
-  const form = useForm<UpdateBanking>({ resolver: zodResolver(updateBankingSchema), defaultValues: { iban: '' } });
+  const form = useForm<UpdateBanking>({ resolver: bankingResolver, defaultValues: { iban: '' } });
   const { errors, isSubmitting, isDirty } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {

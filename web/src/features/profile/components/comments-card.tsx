@@ -1,20 +1,20 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { MessageSquareText } from 'lucide-react';
-import { updateCommentsSchema, type UpdateComments } from '@maillon/common/schemas/profile';
+import type { UpdateComments } from '@maillon/common/schemas/profile';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { useUpdateComments } from '../api/update-comments';
+import { commentsResolver } from './form-resolvers';
 import { applyFieldErrors, orEmpty, ProfileCard } from './profile-card';
 
 const valuesOf = (t: Technician): UpdateComments => ({ comments: orEmpty(t.comments) });
 
 export function CommentsCard({ technician }: { technician: Technician }) {
   const mutation = useUpdateComments(technician.id);
-  const form = useForm<UpdateComments>({ resolver: zodResolver(updateCommentsSchema), defaultValues: valuesOf(technician) });
+  const form = useForm<UpdateComments>({ resolver: commentsResolver, defaultValues: valuesOf(technician) });
   const { errors, isSubmitting, isDirty } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {

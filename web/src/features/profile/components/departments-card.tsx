@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Map as MapIcon } from 'lucide-react';
-import { PROFILE_MESSAGES } from '@maillon/common/schemas/profile';
+import { PROFILE_MESSAGES } from '@maillon/common/profile-rules';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { DepartmentPicker } from '@/components/forms/department-picker';
 import { Button } from '@/components/ui/button';

@@ -1,20 +1,20 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { UserRound } from 'lucide-react';
-import { updatePersonalSchema, type UpdatePersonal } from '@maillon/common/schemas/profile';
+import type { UpdatePersonal } from '@maillon/common/schemas/profile';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { useUpdatePersonal } from '../api/update-personal';
+import { personalResolver } from './form-resolvers';
 import { applyFieldErrors, orEmpty, ProfileCard } from './profile-card';
 
 const valuesOf = (t: Technician): UpdatePersonal => ({ firstName: t.firstName, lastName: t.lastName, phone: orEmpty(t.phone) });
 
 export function PersonalCard({ technician }: { technician: Technician }) {
   const mutation = useUpdatePersonal(technician.id);
-  const form = useForm<UpdatePersonal>({ resolver: zodResolver(updatePersonalSchema), defaultValues: valuesOf(technician) });
+  const form = useForm<UpdatePersonal>({ resolver: personalResolver, defaultValues: valuesOf(technician) });
   const { errors, isSubmitting, isDirty } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {

@@ -1,20 +1,20 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Building2 } from 'lucide-react';
-import { updateProfessionalSchema, type UpdateProfessional } from '@maillon/common/schemas/profile';
+import type { UpdateProfessional } from '@maillon/common/schemas/profile';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { useUpdateProfessional } from '../api/update-professional';
+import { professionalResolver } from './form-resolvers';
 import { applyFieldErrors, orEmpty, ProfileCard } from './profile-card';
 
 const valuesOf = (t: Technician): UpdateProfessional => ({ companyName: orEmpty(t.companyName), siret: orEmpty(t.siret) });
 
 export function ProfessionalCard({ technician }: { technician: Technician }) {
   const mutation = useUpdateProfessional(technician.id);
-  const form = useForm<UpdateProfessional>({ resolver: zodResolver(updateProfessionalSchema), defaultValues: valuesOf(technician) });
+  const form = useForm<UpdateProfessional>({ resolver: professionalResolver, defaultValues: valuesOf(technician) });
   const { errors, isSubmitting, isDirty } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {

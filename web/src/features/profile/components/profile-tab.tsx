@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { TECHNICIAN_STATUS_LABELS } from '@maillon/common/enums';
 import { formatDate } from '@maillon/common/format';
 import { PageHeader } from '@/components/layout/dashboard-shell';
@@ -11,6 +12,7 @@ import { BankingCard } from './banking-card';
 import { CommentsCard } from './comments-card';
 import { DepartmentsCard } from './departments-card';
 import { DocumentsCard } from './documents-card';
+import { preloadProfileResolvers } from './form-resolvers';
 import { PersonalCard } from './personal-card';
 import { ProfessionalCard } from './professional-card';
 import { RelayPointCard } from './relay-point-card';
@@ -20,6 +22,8 @@ import { SecurityCard } from './security-card';
 export function ProfileTab({ technician: sessionTechnician }: TechnicianTabProps) {
   const profile = useTechnicianProfile(sessionTechnician);
   const technician = profile.data ?? sessionTechnician;
+  // The forms' validation code is not part of the tab's first load: it comes right after the tab has shown.
+  useEffect(() => void preloadProfileResolvers(), []);
   const statusVariant = technician.status === 'active' ? 'success' : technician.status === 'pending' ? 'warning' : 'danger';
   return (
     <section className="grid gap-4">

@@ -1,20 +1,20 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Package } from 'lucide-react';
-import { updateRelayPointSchema, type UpdateRelayPoint } from '@maillon/common/schemas/profile';
+import type { UpdateRelayPoint } from '@maillon/common/schemas/profile';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { useUpdateRelayPoint } from '../api/update-relay-point';
+import { relayPointResolver } from './form-resolvers';
 import { applyFieldErrors, orEmpty, ProfileCard } from './profile-card';
 
 const valuesOf = (t: Technician): UpdateRelayPoint => ({ preferredRelayPoint: orEmpty(t.preferredRelayPoint) });
 
 export function RelayPointCard({ technician }: { technician: Technician }) {
   const mutation = useUpdateRelayPoint(technician.id);
-  const form = useForm<UpdateRelayPoint>({ resolver: zodResolver(updateRelayPointSchema), defaultValues: valuesOf(technician) });
+  const form = useForm<UpdateRelayPoint>({ resolver: relayPointResolver, defaultValues: valuesOf(technician) });
   const { errors, isSubmitting, isDirty } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {

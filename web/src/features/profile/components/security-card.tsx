@@ -1,12 +1,12 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRound } from 'lucide-react';
-import { changePasswordFormSchema, type ChangePasswordForm } from '@maillon/common/schemas/profile';
+import type { ChangePasswordForm } from '@maillon/common/schemas/profile';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { useChangePassword } from '../api/change-password';
+import { passwordResolver } from './form-resolvers';
 import { applyFieldErrors, ProfileCard } from './profile-card';
 
 /** Lets the toast be read before the page reloads (spec §7: the page reloads after a password change). */
@@ -15,7 +15,7 @@ const RELOAD_DELAY_MS = 1200;
 export function SecurityCard({ userId }: { userId: string }) {
   const mutation = useChangePassword(userId);
   const form = useForm<ChangePasswordForm>({
-    resolver: zodResolver(changePasswordFormSchema),
+    resolver: passwordResolver,
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
   const { errors, isSubmitting } = form.formState;

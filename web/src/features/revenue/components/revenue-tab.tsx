@@ -1,17 +1,20 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ArrowLeftRight, ReceiptText } from 'lucide-react';
 import type { TechnicianInvoice } from '@maillon/common/schemas/money';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Button } from '@/components/ui/button';
 import { DismissibleNotice } from '@/components/ui/dismissible-notice';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/feedback';
+import { useOpenedOnce } from '@/hooks/use-opened-once';
 import type { TechnicianTabProps } from '@/types/tabs';
 import { useTechnicianInvoices } from '../api/get-invoices';
 import { useTechnicianTransfers } from '../api/get-transfers';
 import { InvoiceCard } from './invoice-card';
 import { RevenueTotals } from './revenue-totals';
-import { SubmitInvoiceDialog } from './submit-invoice-dialog';
 import { TransferCard } from './transfer-card';
+
+// The submission form (react-hook-form, zod, the Radix dialog) loads when a technician opens it (decision 016).
+const SubmitInvoiceDialog = lazy(() => import('./submit-invoice-dialog').then((m) => ({ default: m.SubmitInvoiceDialog })));
 
 
 function ListSkeleton() {
@@ -73,6 +76,7 @@ function TransferList({ technicianId }: { technicianId: string }) {
 
 export function RevenueTab({ technician }: TechnicianTabProps) {
   const [submitting, setSubmitting] = useState<TechnicianInvoice | null>(null);
+  const dialogMounted = useOpenedOnce(submitting !== null);
   return (
     <section>
       <PageHeader title="Revenus & Virements" description="Vos factures de missions et les virements de l’association." />
@@ -94,7 +98,11 @@ export function RevenueTab({ technician }: TechnicianTabProps) {
           <TransferList technicianId={technician.id} />
         </section>
       </div>
-      <SubmitInvoiceDialog technicianId={technician.id} hasIban={Boolean(technician.ibanLast4)} invoice={submitting} onOpenChange={(open) => (open ? undefined : setSubmitting(null))} />
+      {dialogMounted ? (
+        <Suspense fallback={null}>
+          <SubmitInvoiceDialog technicianId={technician.id} hasIban={Boolean(technician.ibanLast4)} invoice={submitting} onOpenChange={(open) => (open ? undefined : setSubmitting(null))} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

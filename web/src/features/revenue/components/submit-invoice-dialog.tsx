@@ -18,6 +18,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
+import '@/lib/zod-locale';
 import { useSubmitInvoice } from '../api/submit-invoice';
 
 const FAILURE = 'Impossible de soumettre la facture. Veuillez réessayer.';
