@@ -1,4 +1,4 @@
-// First-load budgets per screen (decision 016): the gzip JavaScript (level 9) each screen downloads before it shows,
+// First-load budgets per screen (decision 017): the gzip JavaScript (level 9) each screen downloads before it shows,
 // from Vite's manifests (scripts/lib/bundle-report.mjs). Exit 1 when a screen is over its budget, loads the other side's code (a technician screen
 // admin code, or the reverse) or cannot be found in the build. Usage: node scripts/bundle-report.mjs web/dist
 import fs from 'node:fs';

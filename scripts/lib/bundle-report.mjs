@@ -1,5 +1,5 @@
 // What each screen downloads before it shows, from Vite's two build manifests: the logic of scripts/bundle-report.mjs,
-// kept apart from the files so that a test can feed it a small build (decision 016).
+// kept apart from the files so that a test can feed it a small build (decision 017).
 //
 // - manifest.json (build.manifest): the chunks, keyed by their source file when they have one (`_name-hash.js`
 //   otherwise, e.g. a tab whose lazy dialog shares some of its modules), with their static and lazy imports;

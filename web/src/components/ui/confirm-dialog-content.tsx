@@ -15,7 +15,7 @@ export interface ConfirmDialogContentProps {
   onConfirm: () => void | Promise<unknown>;
 }
 
-/** The Radix alert dialog of ConfirmDialog, a chunk loaded when a confirmation is first asked for (decision 016). */
+/** The Radix alert dialog of ConfirmDialog, a chunk loaded when a confirmation is first asked for (decision 017). */
 export function ConfirmDialogContent({ open, onOpenChange, returnFocusTo, title, description, confirmLabel, cancelLabel, destructive, onConfirm }: ConfirmDialogContentProps) {
   const [busy, setBusy] = React.useState(false);
   return (

@@ -16,7 +16,7 @@ function renderDialog(onConfirm: () => Promise<unknown> | void) {
   );
 }
 
-// The dialog's code loads on demand (decision 016): what the user sees and can do is the same as before.
+// The dialog's code loads on demand (decision 017): what the user sees and can do is the same as before.
 describe('ConfirmDialog', () => {
   it('asks first, runs the action on confirmation, then closes and gives the focus back to its trigger', async () => {
     const user = userEvent.setup();

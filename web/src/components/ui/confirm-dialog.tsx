@@ -19,7 +19,7 @@ interface ConfirmDialogProps {
 /**
  * Asks before anything destructive; the action runs only on explicit confirmation. The trigger is part of the screen;
  * the dialog (Radix, focus trap, scroll lock) loads when the pointer or the focus reaches the trigger, or on its first
- * click (decision 016).
+ * click (decision 017).
  */
 export function ConfirmDialog({
   trigger,

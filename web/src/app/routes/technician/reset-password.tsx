@@ -5,7 +5,7 @@ import { PlainSpinner } from '@/components/ui/plain-spinner';
 import { paths } from '@/config/paths';
 import { usePageMeta } from '@/hooks/use-page-meta';
 
-// As on the register page, the form (react-hook-form, zod) streams in after the page's heading and text (decision 016);
+// As on the register page, the form (react-hook-form, zod) streams in after the page's heading and text (decision 017);
 // the card is written with Card's classes so that the page loads no tailwind-merge.
 const ResetPasswordForm = lazy(() =>
   import('@/features/onboarding/components/reset-password-form').then((m) => ({ default: m.ResetPasswordForm })),

@@ -6,7 +6,7 @@ import { useLogout } from '@/features/auth/api/logout';
 import { useOpenedOnce } from '@/hooks/use-opened-once';
 import { ProfileCard } from './profile-card';
 
-// The terms (their text and the Radix dialog) load when the technician asks to read them (decision 016).
+// The terms (their text and the Radix dialog) load when the technician asks to read them (decision 017).
 const TermsDialog = lazy(() => import('@/components/legal/terms-dialog').then((m) => ({ default: m.TermsDialog })));
 
 export function LegalCard() {

@@ -11,7 +11,7 @@ import type {
 import { lazyResolver } from '@/lib/lazy-resolver';
 
 // The cards show at once; zod and the profile schemas (zod-resolvers.ts) follow in their own chunk, which the tab asks
-// for once it has shown so that it is in before the first save (decision 016).
+// for once it has shown so that it is in before the first save (decision 017).
 const loadResolvers = () => import('./zod-resolvers').then((m) => m.profileResolvers);
 type Resolvers = Awaited<ReturnType<typeof loadResolvers>>;
 const lazy = <T extends Record<string, unknown>>(pick: (resolvers: Resolvers) => Resolver<T>) => lazyResolver<T>(() => loadResolvers().then(pick));

@@ -13,7 +13,7 @@ import { InvoiceCard } from './invoice-card';
 import { RevenueTotals } from './revenue-totals';
 import { TransferCard } from './transfer-card';
 
-// The submission form (react-hook-form, zod, the Radix dialog) loads when a technician opens it (decision 016).
+// The submission form (react-hook-form, zod, the Radix dialog) loads when a technician opens it (decision 017).
 const SubmitInvoiceDialog = lazy(() => import('./submit-invoice-dialog').then((m) => ({ default: m.SubmitInvoiceDialog })));
 
 
