@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-// A plain build: Vite's defaults and splitting by route and tab (decision 016). No plugin rewrites a library's code.
+// A plain build: Vite's defaults and splitting by route and tab (decision 017). No plugin rewrites a library's code.
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': path.resolve(__dirname, 'src') } },

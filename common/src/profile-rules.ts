@@ -2,7 +2,7 @@ import { DEPARTMENTS_MAX, DEPARTMENTS_MIN, PASSWORD_MAX, PASSWORD_MIN } from './
 
 /**
  * Spec §5 texts, shared by the forms and the server. Without zod, so that a screen can show them before (or without)
- * loading its validation code (decision 016).
+ * loading its validation code (decision 017).
  */
 export const PROFILE_MESSAGES = {
   departments: `Vous devez sélectionner entre ${DEPARTMENTS_MIN} et ${DEPARTMENTS_MAX} départements`,

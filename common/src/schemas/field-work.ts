@@ -99,6 +99,17 @@ export const workMissionSchema = z.object({
 });
 export type WorkMission = z.infer<typeof workMissionSchema>;
 
+/**
+ * GET /api/missions for a technician: a device of one of its Recruté lots, with the fields and progress the Recruté
+ * view shows, and the lot and application it belongs to.
+ */
+export const technicianMissionSchema = workMissionSchema.extend({
+  batchId: z.string().uuid(),
+  batchTitle: z.string(),
+  applicationId: z.string().uuid(),
+});
+export type TechnicianMission = z.infer<typeof technicianMissionSchema>;
+
 export const lotMessageSchema = z.object({
   id: z.string().uuid(),
   content: z.string(),

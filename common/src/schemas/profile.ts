@@ -5,7 +5,7 @@ import { DEPARTMENTS_MAX, DEPARTMENTS_MIN, PASSWORD_MAX, PASSWORD_MIN } from '..
 import { isDepartmentCode } from '../departments';
 import { PROFILE_MESSAGES } from '../profile-rules';
 
-// Kept in a zod-free module for the pages that show them without validating (decision 016); re-exported for the
+// Kept in a zod-free module for the pages that show them without validating (decision 017); re-exported for the
 // server and the forms.
 export { PROFILE_MESSAGES };
 

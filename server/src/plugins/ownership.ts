@@ -22,6 +22,8 @@ const body = (key = 'technicianId'): OwnerRule => ({ kind: 'technician', from: '
 
 export const OWNERSHIP: Record<string, OwnerRule> = {
   'GET /api/auth/me': { kind: 'self' },
+  // A technician's list is its Recruté lots' devices; ?batchId= of another's lot gives an empty list (field-work.service).
+  'GET /api/missions': { kind: 'self' },
   'GET /api/learning-resources': { kind: 'none' },
   'POST /api/calculate-distance': { kind: 'none' },
   'GET /api/mission-batches/available-filters': { kind: 'none' },

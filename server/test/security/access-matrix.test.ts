@@ -70,6 +70,25 @@ function expected(route: RouteAccessEntry, identity: Identity): 'allowed' | 401 
 const results: { route: string; identity: Identity; status: number; expected: string }[] = [];
 
 describe('access matrix', () => {
+  // Runs first: the matrix below lets the admin finish A's lot, after which A has nothing left to leak.
+  it('self-scoped reads answer B about B only, even when B names A’s records in the query', async () => {
+    const selfReads = routesInOrder().filter((r) => r.method === 'GET' && OWNERSHIP[`${r.method} ${r.url}`]?.kind === 'self');
+    expect(selfReads.map((r) => r.url)).toContain('/api/missions');
+    const a = world.a.ids;
+    const query = new URLSearchParams({ batchId: a.batch, technicianId: a.technician, applicationId: a.application, missionId: a.mission });
+    const leaks: string[] = [];
+    for (const route of selfReads) {
+      for (const url of [route.url, `${route.url}?${query}`]) {
+        const response = await as(ctx.app, cookies.b)({ method: 'GET', url });
+        if (response.statusCode >= 500) leaks.push(`${url}: ${response.statusCode}`);
+        for (const id of [a.batch, a.technician, a.application, a.mission, a.user]) {
+          if (response.statusCode === 200 && response.body.includes(id)) leaks.push(`${url} montre ${id} à B`);
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
   it('gives every route a declared outcome for each identity, and refused calls change nothing', async () => {
     const routes = routesInOrder();
     const missing = routes
@@ -108,4 +127,5 @@ describe('access matrix', () => {
     console.log(`Matrice d'accès : ${routes.length} routes × 4 identités = ${results.length} appels`);
     expect(failures).toEqual([]);
   }, 300_000);
+
 });

@@ -27,10 +27,12 @@ import {
   manualVisitRequestSchema,
   updateJobRequestSchema,
 } from '@maillon/common/schemas/moderation';
+import { technicianMissionSchema } from '@maillon/common/schemas/field-work';
 import { AppError } from '../../lib/app-error';
 import { readFilePart } from '../../lib/files';
 import { pageQuery, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
+import { listRecruitedMissions } from '../field-work/field-work.service';
 import { decideApplication, listApplicationsWithTechnicians, saveAdminComment } from './ats.service';
 import { decodeCsv, importJobsCsv } from './csv-import';
 import {
@@ -61,7 +63,7 @@ const admin = { access: 'admin' as const };
 const adminRead = { access: 'admin' as const, cache: true };
 const CSV_MAX_BYTES = 5 * 1024 * 1024;
 
-/** Admin moderation (jobs, ingestion, CSV), missions, ATS (issue 7). */
+/** Admin moderation (jobs, ingestion, CSV), missions, ATS (issue 7); GET /api/missions also answers technicians (issue 14). */
 export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
   // CSV import may also be sent as the raw text of the file (scripts); scoped to this module.
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: CSV_MAX_BYTES }, (_request, body, done) => done(null, body));
@@ -158,11 +160,19 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // ---- Missions ----
 
+  // The admin's mission table; a technician gets the devices of its Recruté lots instead (field-work, spec 01 §7).
   app.get(
     '/api/missions',
-    { config: adminRead, schema: { querystring: missionListQuerySchema.extend(pageQuery), response: { 200: z.array(missionSchema) } } },
+    {
+      config: { access: 'technician-or-admin', cache: true },
+      schema: {
+        querystring: missionListQuerySchema.extend(pageQuery),
+        response: { 200: z.union([z.array(missionSchema), z.array(technicianMissionSchema)]) },
+      },
+    },
     async (request, reply) => {
-      const { items, total } = await listMissions(app.db, request.query);
+      const auth = requireAuth(request);
+      const { items, total } = auth.role === 'admin' ? await listMissions(app.db, request.query) : await listRecruitedMissions(app.db, { auth, ...request.query });
       setTotal(reply, total);
       return items;
     },

@@ -88,7 +88,10 @@ describe('GET /api/missions', () => {
     expect(Number(page.headers['x-total-count'])).toBe(await countRows(ctx.db, 'missions'));
     expect((await admin({ method: 'GET', url: '/api/missions?batchId=nope' })).statusCode).toBe(400);
     expect((await admin({ method: 'GET', url: '/api/missions?status=perdu' })).json().message).toBe('Statut invalide');
-    expect((await tech({ method: 'GET', url: '/api/missions' })).statusCode).toBe(403);
+    // A technician gets its Recruté lots' devices instead (issue 14, technician-missions.test.ts): none here.
+    const asTechnician = await tech({ method: 'GET', url: `/api/missions?batchId=${l.id}` });
+    expect(asTechnician.statusCode).toBe(200);
+    expect(asTechnician.json()).toEqual([]);
     expect((await anonymous({ method: 'GET', url: '/api/missions' })).statusCode).toBe(401);
   });
 });
@@ -304,7 +307,6 @@ const MODULE_ROUTES = [
   'DELETE /api/jobs/:id',
   'POST /api/jobs/:id/validate',
   'POST /api/jobs/import-csv',
-  'GET /api/missions',
   'POST /api/missions',
   'PUT /api/missions/:id',
   'PATCH /api/missions/:id/publish',
@@ -331,6 +333,7 @@ describe('route access', () => {
     const access = (key: string) => ctx.app.routeAccess.find((r) => `${r.method} ${r.url}` === key)?.access;
     for (const key of MODULE_ROUTES) expect(access(key), key).toBe('admin');
     expect(access('POST /api/jobs/ingest')).toBe('ingest');
+    expect(access('GET /api/missions')).toBe('technician-or-admin');
   });
 
   it('answers 403 to a technician and 401 to an anonymous caller on every admin route', async () => {

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { likePattern, windowTotal } from '../../lib/pagination';
 import type { DbOrTx } from '../../db/client';
 import { applications, comments, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 
@@ -45,41 +46,93 @@ export async function findApplication(db: DbOrTx, applicationId: string) {
   return row ?? null;
 }
 
-/**
- * The lot's devices with this technician's progress, in the technician's route order (unsorted ones after,
- * oldest first). One query.
- */
+/** The columns of a device in the Recruté view, with this technician's progress (technician_mission_data joined). */
+const lotMissionColumns = {
+  id: missions.id,
+  title: missions.title,
+  defibrillatorModel: missions.defibrillatorModel,
+  serialNumber: missions.serialNumber,
+  clientName: missions.clientName,
+  telSite: missions.telSite,
+  hasEmailSite: sql<boolean>`coalesce(length(trim(missions.email_site)) > 0, false)`,
+  observations: missions.observations,
+  location: missions.location,
+  postalCode: missions.postalCode,
+  city: missions.city,
+  department: missions.department,
+  latitude: missions.latitude,
+  longitude: missions.longitude,
+  completionLink: missions.completionLink,
+  plannedVisitDate: technicianMissionData.plannedVisitDate,
+  isCompleted: technicianMissionData.isCompleted,
+  technicianComments: technicianMissionData.technicianComments,
+  adminComments: technicianMissionData.adminComments,
+  routePosition: technicianMissionData.routePosition,
+  progressUpdatedAt: technicianMissionData.updatedAt,
+};
+
+/** A lot's devices in the technician's route order (unsorted ones after, oldest first). */
+const routeOrder = [sql`technician_mission_data.route_position asc nulls last`, asc(missions.createdAt), asc(missions.serialNumber), asc(missions.id)];
+
+/** The lot's devices with this technician's progress, in the technician's route order. One query. */
 export async function listLotMissionsWithProgress(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
   return db
-    .select({
-      id: missions.id,
-      title: missions.title,
-      defibrillatorModel: missions.defibrillatorModel,
-      serialNumber: missions.serialNumber,
-      clientName: missions.clientName,
-      telSite: missions.telSite,
-      hasEmailSite: sql<boolean>`coalesce(length(trim(missions.email_site)) > 0, false)`,
-      observations: missions.observations,
-      location: missions.location,
-      postalCode: missions.postalCode,
-      city: missions.city,
-      department: missions.department,
-      latitude: missions.latitude,
-      longitude: missions.longitude,
-      completionLink: missions.completionLink,
-      plannedVisitDate: technicianMissionData.plannedVisitDate,
-      isCompleted: technicianMissionData.isCompleted,
-      technicianComments: technicianMissionData.technicianComments,
-      adminComments: technicianMissionData.adminComments,
-      routePosition: technicianMissionData.routePosition,
-      progressUpdatedAt: technicianMissionData.updatedAt,
-    })
+    .select(lotMissionColumns)
     .from(missions)
     .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, technicianId)))
     .where(eq(missions.batchId, batchId))
-    .orderBy(sql`technician_mission_data.route_position asc nulls last`, asc(missions.createdAt), asc(missions.serialNumber), asc(missions.id));
+    .orderBy(...routeOrder);
 }
 export type LotMissionRow = Awaited<ReturnType<typeof listLotMissionsWithProgress>>[number];
+
+export interface RecruitedMissionFilters {
+  technicianId: string;
+  batchId?: string | undefined;
+  status?: string | undefined;
+  search?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The devices of the lots this technician is recruited on (application Recruté), lot by lot (title, then id) and in
+ * its route order within a lot, with the page's total on each row. Starts from the technician's applications
+ * (applications_technician_idx), then each lot's devices (missions_batch_idx).
+ */
+export async function listRecruitedMissions(db: DbOrTx, filters: RecruitedMissionFilters) {
+  return db
+    .select({ ...lotMissionColumns, batchId: missionBatches.id, batchTitle: missionBatches.title, applicationId: applications.id, total: windowTotal() })
+    .from(applications)
+    .innerJoin(missionBatches, eq(missionBatches.id, applications.batchId))
+    .innerJoin(missions, eq(missions.batchId, applications.batchId))
+    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, filters.technicianId)))
+    .where(recruitedMissionsWhere(filters))
+    .orderBy(asc(missionBatches.title), asc(missionBatches.id), ...routeOrder)
+    .limit(filters.limit)
+    .offset(filters.offset);
+}
+
+/** The size of that list (for a page past its end, which carries no total). */
+export async function countRecruitedMissions(db: DbOrTx, filters: Omit<RecruitedMissionFilters, 'limit' | 'offset'>): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(applications)
+    .innerJoin(missions, eq(missions.batchId, applications.batchId))
+    .where(recruitedMissionsWhere(filters));
+  return Number(row?.n ?? 0);
+}
+
+function recruitedMissionsWhere(filters: Omit<RecruitedMissionFilters, 'limit' | 'offset'>): SQL | undefined {
+  const where: SQL[] = [eq(applications.technicianId, filters.technicianId), eq(applications.status, 'Recruté')];
+  if (filters.batchId) where.push(eq(applications.batchId, filters.batchId));
+  if (filters.status) where.push(eq(missions.status, filters.status));
+  if (filters.search) {
+    const pattern = likePattern(filters.search);
+    const text = [missions.title, missions.serialNumber, missions.clientName, missions.city, missions.location].map((column) => ilike(column, pattern));
+    where.push(or(...text)!);
+  }
+  return and(...where);
+}
 
 /** Messages on a lot between the admin and this technician, newest first. */
 export async function listLotComments(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {

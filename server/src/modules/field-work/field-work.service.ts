@@ -15,6 +15,7 @@ import {
   type ProgressPatch,
   type RouteStop,
   type SortRouteResponse,
+  type TechnicianMission,
   type TechnicianLotComment,
   type WorkMission,
 } from '@maillon/common/schemas/field-work';
@@ -24,6 +25,7 @@ import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { geocode, planRoundTrip, tourLength, travelLeg, travelMatrix, type GeoPoint } from '../../lib/geo';
 import { enqueueEmail } from '../../lib/outbox';
+import { pageTotal } from '../../lib/pagination';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../auth/auth.service';
 import {
@@ -88,6 +90,30 @@ function toWorkMission(row: repo.LotMissionRow, technicianId: string): WorkMissi
       updatedAt: row.progressUpdatedAt,
     }),
   };
+}
+
+export interface RecruitedMissionsQuery {
+  auth: AuthContext;
+  batchId?: string | undefined;
+  status?: string | undefined;
+  search?: string | undefined;
+  unbatched?: boolean | undefined;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * GET /api/missions for a technician: the devices of the lots it is recruited on (application Recruté; a Terminé lot
+ * is history, read through its application's work view), as the Recruté view shows them, with its own progress.
+ * Scoped to the caller: another technician's lot (or an unknown one) gives an empty list, never its devices.
+ * `unbatched` devices belong to no lot, so no technician has any.
+ */
+export async function listRecruitedMissions(db: Db, { auth, unbatched, limit, offset, ...filters }: RecruitedMissionsQuery): Promise<{ items: TechnicianMission[]; total: number }> {
+  const technicianId = auth.technicianId;
+  if (!technicianId || unbatched) return { items: [], total: 0 };
+  const rows = await repo.listRecruitedMissions(db, { technicianId, ...filters, limit, offset });
+  const items = rows.map((row) => ({ ...toWorkMission(row, technicianId), batchId: row.batchId, batchTitle: row.batchTitle, applicationId: row.applicationId }));
+  return { items, total: await pageTotal(rows, offset, () => repo.countRecruitedMissions(db, { technicianId, ...filters })) };
 }
 
 /** The application of a technician on a lot, readable by that technician (Recruté or Terminé) or the admin. */
