@@ -134,5 +134,9 @@ try {
 }
 console.log(`Arrêt propre sur SIGTERM (code 0) en ${seconds(stopAt)}`);
 
-if (process.env.SMOKE_KEEP !== '1') fs.rmSync(work, { recursive: true, force: true });
 console.log(`Démarrage en production depuis un clone neuf : OK en ${seconds(started)}`);
+if (process.env.SMOKE_KEEP !== '1') {
+  const cleanAt = Date.now();
+  fs.rmSync(work, { recursive: true, force: true });
+  console.log(`Clone supprimé (${seconds(cleanAt)})`);
+}
