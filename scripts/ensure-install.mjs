@@ -1,19 +1,23 @@
-// Installs what is missing: the npm dependencies, dev ones included (the build needs Vite and esbuild, whatever
-// NODE_ENV says), and, with --browser, Debian's Chromium for the browser tests. Never downloads a browser build of its
-// own. Decision record: docs/decisions/017-install-and-start.md.
+// Installs what is missing: the npm dependencies and, with --browser, Debian's Chromium for the browser tests (never a
+// browser build of its own). Decision record: docs/decisions/017-install-and-start.md.
+//   node scripts/ensure-install.mjs [--browser]   every dependency, dev ones included (tests, build)
+//   node scripts/ensure-install.mjs --start       what `npm start` needs: the runtime dependencies when the build is up
+//                                                 to date (scripts/build-stamp.mjs), everything when it must run
 //
 // "Installed" means: our own marker (written only after an install that finished, holding the hash of
-// package-lock.json) matches the lock file, or npm's own record of a finished install covers every package of the lock
-// file; and, either way, every package this machine needs is on disk at its locked version and the build tools load.
-// Anything else (no node_modules, a production-only install, an interrupted install, a package removed by hand, a
-// newer lock file) gets `npm ci --include=dev`, which starts from an empty node_modules. The marker is removed before
-// installing, so an install that stops half-way is retried by the next run.
+// package-lock.json) matches the lock file, or npm's own record of a finished install (node_modules/.package-lock.json,
+// written last) covers every package needed; and, either way, each of them is on disk at its locked version, and the
+// build tools load when the build is needed. Anything else (no node_modules, a production-only install when building,
+// an interrupted install, a package removed by hand, a newer lock file) gets `npm ci --include=dev`, which starts from
+// an empty node_modules and installs the build tools whatever NODE_ENV says. The marker is removed before installing,
+// so an install that stops half-way is retried by the next run.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isBuildUpToDate } from './build-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lockFile = path.join(root, 'package-lock.json');
@@ -27,7 +31,11 @@ const BUILD_TOOLS = [
 ];
 
 const run = (cmd, args, env = {}) =>
-  execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', ...env } });
+  execFileSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', ...env },
+  });
 
 function lockHash() {
   return crypto.createHash('sha256').update(fs.readFileSync(lockFile)).digest('hex');
@@ -50,11 +58,28 @@ function matches(allowed, value) {
   return listed.length === 0 || listed.includes(value);
 }
 
-/** Whether npm installs this lock entry on this machine: optional ones only when made for this platform. */
+/** Without the build, only what the server loads at run time: the lock file's non-dev packages. */
+const devNeeded = !process.argv.includes('--start') || !isBuildUpToDate();
+
+/** Whether npm installs this lock entry on this machine, and a failure to would break something. */
 function isNeededHere(entry) {
-  if (!entry.optional) return true;
-  if (!entry.os && !entry.cpu && !entry.libc) return false;
-  return matches(entry.os, process.platform) && matches(entry.cpu, process.arch) && (process.platform !== 'linux' || matches(entry.libc, libc));
+  if (entry.dev && !devNeeded) return false;
+  const forPlatform = Boolean(entry.os || entry.cpu || entry.libc);
+  if (
+    forPlatform &&
+    !(
+      matches(entry.os, process.platform) &&
+      matches(entry.cpu, process.arch) &&
+      (process.platform !== 'linux' || matches(entry.libc, libc))
+    )
+  ) {
+    return false;
+  }
+  // An optional package without a platform may fail to build and be left out; one made for this platform is the
+  // binary its parent needs (esbuild, rollup, lightningcss…).
+  if (entry.optional) return forPlatform;
+  if (entry.devOptional) return devNeeded || forPlatform;
+  return true;
 }
 
 /** The lock file's packages this machine needs: [path in the tree, locked entry]. */
@@ -84,7 +109,9 @@ function npmFinishedInstall(lock) {
   if (!hidden?.packages) return false;
   return neededPackages(lock).every(([key, entry]) => {
     const recorded = hidden.packages[key];
-    return recorded && (entry.link ? recorded.link : recorded.version === entry.version && recorded.integrity === entry.integrity);
+    return (
+      recorded && (entry.link ? recorded.link : recorded.version === entry.version && recorded.integrity === entry.integrity)
+    );
   });
 }
 
@@ -106,11 +133,13 @@ function installProblem() {
   if (!lock) return 'package-lock.json illisible';
   const recorded = readJson(marker);
   if (recorded?.lockHash !== lockHash() && !npmFinishedInstall(lock)) {
-    return recorded ? 'package-lock.json a changé depuis la dernière installation' : 'installation incomplète ou sans les dépendances de build';
+    return recorded
+      ? 'package-lock.json a changé depuis la dernière installation'
+      : 'installation incomplète ou sans les dépendances de build';
   }
   const missing = missingOnDisk(lock);
   if (missing.length) return `paquets absents ou à une autre version : ${missing.join(', ')}`;
-  if (!buildToolsLoad()) return 'outils de build introuvables';
+  if (devNeeded && !buildToolsLoad()) return 'outils de build introuvables';
   return null;
 }
 

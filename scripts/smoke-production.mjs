@@ -52,7 +52,10 @@ function freePort() {
 function operatorEnv(extra) {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !/^npm_|^INIT_CWD$|^VITE_|^NODE_OPTIONS$|^(TEST_)?DATABASE_URL$|^E2E_|^PLAYWRIGHT_|^LOG_LEVEL$|^SEED_DEMO$|^WEB_DIST_DIR$/.test(name),
+      ([name]) =>
+        !/^npm_|^INIT_CWD$|^VITE_|^NODE_OPTIONS$|^(TEST_)?DATABASE_URL$|^E2E_|^PLAYWRIGHT_|^LOG_LEVEL$|^SEED_DEMO$|^WEB_DIST_DIR$/.test(
+          name,
+        ),
     ),
   );
   return { ...env, ...extra };
@@ -60,7 +63,12 @@ function operatorEnv(extra) {
 
 async function get(url) {
   const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-  return { status: response.status, type: response.headers.get('content-type') ?? '', requestId: response.headers.get('x-request-id'), body: await response.text() };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    requestId: response.headers.get('x-request-id'),
+    body: await response.text(),
+  };
 }
 
 const exited = () =>
@@ -93,7 +101,8 @@ child = spawn('npm', ['start'], {
 
 let ready = null;
 while (Date.now() - startAt < timeoutMs) {
-  if (child.exitCode !== null || child.signalCode !== null) fail(`npm start s’est arrêté (code ${child.exitCode ?? child.signalCode}) avant d’être prêt`);
+  if (child.exitCode !== null || child.signalCode !== null)
+    fail(`npm start s’est arrêté (code ${child.exitCode ?? child.signalCode}) avant d’être prêt`);
   try {
     const readyz = await get(`${base}/readyz`);
     if (readyz.status === 200) {
@@ -109,14 +118,20 @@ if (!ready) fail(`/readyz n’a pas répondu 200 en ${timeoutMs / 1000} s`);
 console.log(`Prêt (installation, build, migrations, démo) en ${seconds(startAt)} : /readyz ${ready.body}`);
 
 const home = await get(`${base}/`);
-if (home.status !== 200 || !home.type.startsWith('text/html') || !home.body.includes('<div id="root">') || !/<script[^>]+src="\/assets\//.test(home.body)) {
+if (
+  home.status !== 200 ||
+  !home.type.startsWith('text/html') ||
+  !home.body.includes('<div id="root">') ||
+  !/<script[^>]+src="\/assets\//.test(home.body)
+) {
   fail(`GET / a répondu ${home.status} (${home.type}) sans l’application web construite`);
 }
 if (!home.requestId) fail('GET / sans en-tête X-Request-Id');
 const again = await get(`${base}/readyz`);
 if (again.status !== 200) fail(`/readyz a répondu ${again.status} : ${again.body}`);
 const config = await get(`${base}/api/public/config`);
-if (config.status !== 200 || !config.type.startsWith('application/json')) fail(`GET /api/public/config a répondu ${config.status}`);
+if (config.status !== 200 || !config.type.startsWith('application/json'))
+  fail(`GET /api/public/config a répondu ${config.status}`);
 console.log('GET / : application web servie ; /readyz 200 ; /api/public/config 200');
 
 const stopAt = Date.now();

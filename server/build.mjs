@@ -32,7 +32,11 @@ const result = await build({
 // Production installs may leave devDependencies out: whatever the bundle imports must be a dependency.
 const { dependencies = {} } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const builtins = new Set(builtinModules);
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const undeclared = new Set();
 for (const output of Object.values(result.metafile.outputs)) {
   for (const { path: specifier, external } of output.imports) {

@@ -77,7 +77,10 @@ export const observabilityPlugin = fp(async (app: FastifyInstance) => {
     registers: [registry],
   });
   app.addHook('onResponse', (request, reply, done) => {
-    duration.observe({ method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    duration.observe(
+      { method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 

@@ -32,7 +32,9 @@ interface JournalEntry {
 }
 
 function readJournal(): JournalEntry[] {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as { entries: JournalEntry[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
+    entries: JournalEntry[];
+  };
   return journal.entries;
 }
 
@@ -95,7 +97,10 @@ export function readinessProbe(app: FastifyInstance): () => Promise<Readiness> {
 /** Whether the Authorization header carries METRICS_TOKEN (compared in constant time). */
 export function isMetricsCaller(authorization: string | undefined, token: string): boolean {
   const expected = crypto.createHash('sha256').update(`Bearer ${token}`).digest();
-  const given = crypto.createHash('sha256').update(authorization ?? '').digest();
+  const given = crypto
+    .createHash('sha256')
+    .update(authorization ?? '')
+    .digest();
   return crypto.timingSafeEqual(expected, given);
 }
 
@@ -175,5 +180,9 @@ export function registerApplicationMetrics(app: FastifyInstance): void {
     });
   outboxGauge('maillon_email_outbox_pending', 'E-mails en attente d’envoi dans la file (outbox)', (b) => b.pending);
   outboxGauge('maillon_email_outbox_failed', 'E-mails abandonnés après tous les essais', (b) => b.failed);
-  outboxGauge('maillon_email_outbox_oldest_pending_age_seconds', 'Âge du plus ancien e-mail en attente (0 sans attente)', (b) => b.oldestPendingAgeSeconds);
+  outboxGauge(
+    'maillon_email_outbox_oldest_pending_age_seconds',
+    'Âge du plus ancien e-mail en attente (0 sans attente)',
+    (b) => b.oldestPendingAgeSeconds,
+  );
 }

@@ -20,7 +20,9 @@ import { READINESS_TIMEOUT_MS } from '../../plugins/observability';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
 const METRICS_TOKEN = 'jeton-des-metriques-0123456789';
-const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
+  entries: { tag: string; when: number }[];
+};
 
 let ctx: TestContext;
 /** The same database behind other configurations. */
@@ -47,7 +49,13 @@ function parseExposition(text: string): ParsedFamily[] {
     expect(['COUNTER', 'GAUGE', 'HISTOGRAM', 'SUMMARY'], name).toContain(type);
     for (const sample of metrics) {
       expect(sample, name).not.toHaveProperty('timestamp_ms');
-      const values = [sample.value, sample.count, sample.sum, ...Object.values(sample.buckets ?? {}), ...Object.values(sample.quantiles ?? {})];
+      const values = [
+        sample.value,
+        sample.count,
+        sample.sum,
+        ...Object.values(sample.buckets ?? {}),
+        ...Object.values(sample.quantiles ?? {}),
+      ];
       for (const value of values.filter((v) => v !== undefined)) expect(value, name).toMatch(FLOAT);
     }
   }
@@ -61,9 +69,15 @@ function parseExposition(text: string): ParsedFamily[] {
  */
 function histogramSeries(text: string, name: string): { buckets: ParsedFamily; count: ParsedFamily; sum: ParsedFamily } {
   // The parser starts a family at each change of name: the lines are grouped by name first.
-  const lines = ['bucket', 'count', 'sum'].flatMap((suffix) => text.split('\n').filter((line) => line.startsWith(`${name}_${suffix}{`)));
+  const lines = ['bucket', 'count', 'sum'].flatMap((suffix) =>
+    text.split('\n').filter((line) => line.startsWith(`${name}_${suffix}{`)),
+  );
   const families = parsePrometheusTextFormat(`${lines.join('\n')}\n`);
-  return { buckets: family(families, `${name}_bucket`), count: family(families, `${name}_count`), sum: family(families, `${name}_sum`) };
+  return {
+    buckets: family(families, `${name}_bucket`),
+    count: family(families, `${name}_count`),
+    sum: family(families, `${name}_sum`),
+  };
 }
 
 async function scrapeText(app: FastifyInstance): Promise<string> {
@@ -131,7 +145,9 @@ describe('GET /readyz', () => {
       expect(body.checks.find((c) => c.name === 'base de données')?.ok).toBe(true);
     } finally {
       const row = removed.rows[0]!;
-      await ctx.db.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${row.id}, ${row.hash}, ${row.created_at})`);
+      await ctx.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${row.id}, ${row.hash}, ${row.created_at})`,
+      );
     }
     expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
@@ -195,7 +211,10 @@ describe('GET /readyz', () => {
       expect(response.statusCode).toBe(503);
       const body = readinessSchema.parse(response.json());
       expect(body.message).toMatch(/^Instance non prête : base de données \(la base de données ne répond pas\)/);
-      expect(body.checks.find((c) => c.name === 'base de données')).toMatchObject({ ok: false, message: 'la base de données ne répond pas' });
+      expect(body.checks.find((c) => c.name === 'base de données')).toMatchObject({
+        ok: false,
+        message: 'la base de données ne répond pas',
+      });
       // The process itself is alive.
       expect((await other.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
@@ -230,10 +249,17 @@ describe('GET /metrics', () => {
 
   it('refuses a missing or wrong bearer token with 401', async () => {
     for (const authorization of [undefined, 'Bearer mauvais-jeton-0123456789', METRICS_TOKEN, `Bearer ${METRICS_TOKEN}x`]) {
-      const response = await withMetrics.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+      const response = await withMetrics.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization ? { authorization } : {},
+      });
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
-      expect(errorResponseSchema.parse(response.json())).toMatchObject({ code: 'UNAUTHENTICATED', requestId: response.headers['x-request-id'] });
+      expect(errorResponseSchema.parse(response.json())).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        requestId: response.headers['x-request-id'],
+      });
       expect(response.body).not.toContain('http_request_duration_seconds');
     }
   });
@@ -242,7 +268,8 @@ describe('GET /metrics', () => {
     const { technician } = await createTechnician(ctx.db);
     const admin = await createAdmin(ctx.db);
     const api = as(withMetrics, await login(withMetrics, admin.email));
-    for (let i = 0; i < 3; i += 1) expect((await api({ method: 'GET', url: `/api/technicians/${technician.id}` })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await api({ method: 'GET', url: `/api/technicians/${technician.id}` })).statusCode).toBe(200);
     expect((await api({ method: 'GET', url: '/api/technicians/00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
 
     const text = await scrapeText(withMetrics);
@@ -257,7 +284,9 @@ describe('GET /metrics', () => {
     const seriesSum = sum.metrics.find((m) => m.labels?.route === series.route && m.labels.status_code === '200');
     expect(Number(seriesSum?.value)).toBeGreaterThan(0);
     // Cumulative buckets: never decreasing up to +Inf.
-    const ladder = buckets.metrics.filter((m) => m.labels?.route === series.route && m.labels.status_code === '200').map((m) => Number(m.value));
+    const ladder = buckets.metrics
+      .filter((m) => m.labels?.route === series.route && m.labels.status_code === '200')
+      .map((m) => Number(m.value));
     expect(ladder).toEqual([...ladder].sort((a, b) => a - b));
     expect(count.metrics.every((m) => !/[0-9a-f]{8}-[0-9a-f]{4}/.test(m.labels?.route ?? ''))).toBe(true);
   });
@@ -269,12 +298,22 @@ describe('GET /metrics', () => {
     expect(gaugeValue(families, 'maillon_email_outbox_oldest_pending_age_seconds')).toBe(0);
 
     const ids: string[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push(await enqueueEmail(ctx.db, { kind: 'test', to: `a${i}@maillon.test`, subject: 'Objet', text: 'Texte' }));
-    await ctx.db.update(emailOutbox).set({ createdAt: sql`now() - interval '90 seconds'` }).where(eq(emailOutbox.id, ids[0]!));
+    for (let i = 0; i < 3; i += 1)
+      ids.push(await enqueueEmail(ctx.db, { kind: 'test', to: `a${i}@maillon.test`, subject: 'Objet', text: 'Texte' }));
+    await ctx.db
+      .update(emailOutbox)
+      .set({ createdAt: sql`now() - interval '90 seconds'` })
+      .where(eq(emailOutbox.id, ids[0]!));
     const failed = await enqueueEmail(ctx.db, { kind: 'test', to: 'b@maillon.test', subject: 'Objet', text: 'Texte' });
-    await ctx.db.update(emailOutbox).set({ status: 'failed', createdAt: sql`now() - interval '1 day'` }).where(eq(emailOutbox.id, failed));
+    await ctx.db
+      .update(emailOutbox)
+      .set({ status: 'failed', createdAt: sql`now() - interval '1 day'` })
+      .where(eq(emailOutbox.id, failed));
     const sent = await enqueueEmail(ctx.db, { kind: 'test', to: 'c@maillon.test', subject: 'Objet', text: 'Texte' });
-    await ctx.db.update(emailOutbox).set({ status: 'sent', createdAt: sql`now() - interval '2 days'` }).where(eq(emailOutbox.id, sent));
+    await ctx.db
+      .update(emailOutbox)
+      .set({ status: 'sent', createdAt: sql`now() - interval '2 days'` })
+      .where(eq(emailOutbox.id, sent));
 
     families = await scrape(withMetrics);
     expect(family(families, 'maillon_email_outbox_pending').type).toBe('GAUGE');
@@ -291,7 +330,13 @@ describe('GET /metrics', () => {
     // The lag is measured by a setImmediate after a scrape, reported by the next one.
     await new Promise((resolve) => setTimeout(resolve, 20));
     const families = await scrape(withMetrics);
-    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect(Number.isFinite(gaugeValue(families, name)), name).toBe(true);
     }
     expect(gaugeValue(families, 'nodejs_eventloop_lag_seconds')).toBeGreaterThan(0);
@@ -332,8 +377,17 @@ describe('request ids', () => {
   it('puts the X-Request-Id of the answer in every error body', async () => {
     const notFound = await ctx.app.inject({ method: 'GET', url: '/api/nulle-part' });
     const unauthenticated = await ctx.app.inject({ method: 'GET', url: '/api/admin/settings' });
-    const invalid = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: 'http://localhost:80' }, payload: { email: 'x' } });
-    for (const [response, status] of [[notFound, 404], [unauthenticated, 401], [invalid, 400]] as const) {
+    const invalid = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { origin: 'http://localhost:80' },
+      payload: { email: 'x' },
+    });
+    for (const [response, status] of [
+      [notFound, 404],
+      [unauthenticated, 401],
+      [invalid, 400],
+    ] as const) {
       expect(response.statusCode).toBe(status);
       const id = response.headers['x-request-id'];
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -367,7 +421,11 @@ describe('request ids', () => {
         callback();
       },
     });
-    const app = await buildApp({ config: testConfig({ DATA_DIR: ctx.dataDir }), db: ctx.db, logger: pino({ level: 'info' }, stream) });
+    const app = await buildApp({
+      config: testConfig({ DATA_DIR: ctx.dataDir }),
+      db: ctx.db,
+      logger: pino({ level: 'info' }, stream),
+    });
     try {
       await app.ready();
       const response = await app.inject({ method: 'GET', url: '/api/nulle-part' });
