@@ -136,7 +136,7 @@ console.log('GET / : application web servie ; /readyz 200 ; /api/public/config 2
 
 const stopAt = Date.now();
 child.kill('SIGTERM');
-const stopped = await Promise.race([exited(), new Promise((resolve) => setTimeout(() => resolve(null), 20_000))]);
+const stopped = await Promise.race([exited(), new Promise((resolve) => setTimeout(() => resolve(null), 20_000).unref())]);
 if (!stopped) fail('toujours en marche 20 s après SIGTERM');
 if (stopped.code !== 0) fail(`arrêt sur SIGTERM avec le code ${stopped.code ?? stopped.signal}`);
 const log = fs.readFileSync(logFile, 'utf8');
