@@ -1,5 +1,6 @@
-// The whole test suite, in order: engines of the installed packages, type-check, lint, unit and API tests on PGlite, the same API tests on
-// PostgreSQL when TEST_DATABASE_URL is set, then Playwright on the built app.
+// The whole test suite, in order: engines of the installed packages, type-check, lint, unit and API tests on PGlite,
+// the same API tests on PostgreSQL when TEST_DATABASE_URL is set, the build and its first-load budgets,
+// `NODE_ENV=production npm start` in a fresh clone of HEAD (scripts/smoke-production.mjs), then Playwright on the built app.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -25,6 +26,7 @@ if (process.env.TEST_DATABASE_URL) {
 }
 steps.push(['Build', 'npm', ['run', 'build']]);
 steps.push(['Poids JavaScript par écran', 'node', ['scripts/bundle-report.mjs', 'web/dist']]);
+steps.push(['Démarrage en production depuis un clone neuf', 'node', ['scripts/smoke-production.mjs']]);
 steps.push(['Tests navigateur (Playwright)', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${process.cwd()}/${reports}/playwright.json` }]);
 
 function totals() {

@@ -110,6 +110,6 @@ test.describe('foundation journeys', () => {
     await expect(page.getByText(/Developer hint/)).toBeVisible();
     const api = await page.request.get('/api/nulle-part');
     expect(api.status()).toBe(404);
-    expect(await api.json()).toEqual({ message: 'Ressource introuvable', code: 'NOT_FOUND' });
+    expect(await api.json()).toEqual({ message: 'Ressource introuvable', code: 'NOT_FOUND', requestId: api.headers()['x-request-id'] });
   });
 });

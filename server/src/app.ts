@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
@@ -16,9 +16,11 @@ import type { ObjectStorage } from './lib/storage/object-storage';
 import { accessPlugin } from './plugins/access';
 import { readCachePlugin } from './plugins/read-cache';
 import { errorsPlugin } from './plugins/errors';
+import { observabilityPlugin, requestIdOf } from './plugins/observability';
 import { securityPlugin } from './plugins/security';
 import { registerWebAssets } from './plugins/web-assets';
 import { apiModules } from './modules';
+import { healthRoutes, OPERATIONS_PATHS } from './modules/health/health.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +40,8 @@ export interface BuildAppOptions {
   storage?: ObjectStorage;
   /** Serve the built web app (production); tests leave it off. */
   serveWeb?: boolean;
+  /** The process's logger (main.ts), so start-up and request lines share one JSON format; otherwise built from LOG_LEVEL. */
+  logger?: FastifyBaseLogger;
 }
 
 function webDistDir(config: Config): string | null {
@@ -49,14 +53,16 @@ function webDistDir(config: Config): string | null {
   return candidates.find((p) => fs.existsSync(path.join(p, 'index.html'))) ?? null;
 }
 
-export async function buildApp({ config, db, storage, serveWeb = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, storage, serveWeb = false, logger }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    ...(logger ? { loggerInstance: logger } : { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL } }),
     // Only behind a known proxy: otherwise X-Forwarded-For would let a client dodge the per-IP rate limits.
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 2 * 1024 * 1024,
+    // X-Request-Id is taken from our own proxy only (TRUST_PROXY) and checked: see plugins/observability.ts.
     requestIdHeader: false,
-    genReqId: () => crypto.randomUUID(),
+    genReqId: (request) => requestIdOf(request, config.TRUST_PROXY),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -68,6 +74,7 @@ export async function buildApp({ config, db, storage, serveWeb = false }: BuildA
   if (!storage) app.addHook('onClose', () => files.close());
 
   await app.register(errorsPlugin);
+  await app.register(observabilityPlugin);
   await app.register(securityPlugin);
   await app.register(cookie);
   await app.register(multipart, {
@@ -83,19 +90,21 @@ export async function buildApp({ config, db, storage, serveWeb = false }: BuildA
   });
 
   for (const module of apiModules) await app.register(module);
+  await app.register(healthRoutes);
 
   const distDir = serveWeb ? webDistDir(config) : null;
-  const notFound = { message: 'Ressource introuvable', code: 'NOT_FOUND' };
+  const notFound = (request: { id: string }) => ({ message: 'Ressource introuvable', code: 'NOT_FOUND', requestId: request.id });
   if (!distDir) {
-    app.setNotFoundHandler((_request, reply) => reply.status(404).send(notFound));
+    app.setNotFoundHandler((request, reply) => reply.status(404).send(notFound(request)));
   } else {
     await registerWebAssets(app, distDir);
     const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
     app.setNotFoundHandler((request, reply) => {
-      if (request.url.startsWith('/api') || request.method !== 'GET') {
-        return reply.status(404).send(notFound);
-      }
       const assetPath = request.url.split('?')[0] ?? '/';
+      // /metrics without METRICS_TOKEN is a 404, never the web app.
+      if (request.url.startsWith('/api') || OPERATIONS_PATHS.has(assetPath) || request.method !== 'GET') {
+        return reply.status(404).send(notFound(request));
+      }
       if (assetPath.startsWith('/assets/')) {
         return reply.status(404).type('text/plain').send('Not found');
       }

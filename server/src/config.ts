@@ -50,6 +50,11 @@ const envSchema = z.object({
   /** Reads and sessions answered from memory until a table they depend on changes (docs/decisions/014). */
   READ_CACHE: booleanFromEnv.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Bearer token of GET /metrics on the main port; without it (and without METRICS_PORT) no metric is collected. */
+  METRICS_TOKEN: z.string().min(16, 'au moins 16 caractères').optional(),
+  /** Serves /metrics without a token on this port of METRICS_HOST (a port only the scraper reaches). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -57,6 +62,7 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   uploadsDir: string;
   secureCookies: boolean;
+  metricsEnabled: boolean;
 }
 
 /** Parses the environment; every bad variable is reported at once. */
@@ -75,6 +81,7 @@ export function withDerived(env: Env): Config {
     ...env,
     uploadsDir: path.resolve(env.DATA_DIR, 'uploads'),
     secureCookies: env.PUBLIC_URL?.startsWith('https://') ?? false,
+    metricsEnabled: Boolean(env.METRICS_TOKEN ?? env.METRICS_PORT),
   };
 }
 

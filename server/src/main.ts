@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { buildApp } from './app';
@@ -14,23 +15,25 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(1);
   }
+  // One JSON line per event, start-up included (the requests' lines carry their requestId).
+  const log = pino({ level: config.LOG_LEVEL });
   const database = openDatabase(config);
   await database.migrate();
   const db = database.db;
 
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const result = await ensureAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-    if (result === 'created') console.log(`Compte administrateur créé : ${config.ADMIN_EMAIL}`);
+    if (result === 'created') log.info(`Compte administrateur créé : ${config.ADMIN_EMAIL}`);
   }
   if (config.SEED_DEMO) {
     const seeded = await seedDemoIfEmpty(db);
     if (seeded) {
-      console.log('Données de démonstration chargées.');
-      console.log(`  Administrateur : ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
-      console.log(`  Technicien     : ${seeded.technicianEmail} / ${seeded.technicianPassword}`);
+      log.info('Données de démonstration chargées.');
+      log.info(`Administrateur : ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
+      log.info(`Technicien : ${seeded.technicianEmail} / ${seeded.technicianPassword}`);
     }
   }
-  const app = await buildApp({ config, db, serveWeb: true });
+  const app = await buildApp({ config, db, serveWeb: true, logger: log });
   // Outbox, purges and sweeps: each due run happens on one instance only, however many are started.
   const scheduler = new Scheduler(db, scheduledTasks(app), app.log);
 
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   await scheduler.start();
-  console.log(`${config.PRODUCT_NAME} est prêt : http://localhost:${config.PORT} (base ${database.kind})`);
+  log.info(`${config.PRODUCT_NAME} est prêt : http://localhost:${config.PORT} (base ${database.kind})`);
 }
 
 main().catch((error) => {

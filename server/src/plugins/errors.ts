@@ -59,45 +59,46 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_ERROR', message: 'Données invalides' },
 };
 
-/** One error shape for every answer: { message, code, fields? }; 5xx details stay in the log. */
+/** One error shape for every answer: { message, code, fields?, requestId }; 5xx details stay in the log. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // The request id ties the answer a user reports to the server's log lines (also in the X-Request-Id header).
+    const send = (status: number, body: { message: string; code: string; fields?: FieldErrors | undefined }) =>
+      reply.status(status).send({ ...body, requestId: request.id });
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send({ message: error.message, code: error.code, fields: error.fields });
+      return send(error.statusCode, { message: error.message, code: error.code, fields: error.fields });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = fieldsFromValidation(error);
       const first = Object.values(fields)[0];
-      return reply.status(400).send({ message: first ?? 'Données invalides', code: 'VALIDATION_ERROR', fields });
+      return send(400, { message: first ?? 'Données invalides', code: 'VALIDATION_ERROR', fields });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, cause: error.cause }, 'response serialization failed');
-      return reply.status(500).send({ message: 'Erreur interne', code: 'INTERNAL', requestId: request.id });
+      return send(500, { message: 'Erreur interne', code: 'INTERNAL' });
     }
     if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error, requestId: request.id }, 'database unavailable');
-      return reply
-        .status(503)
-        .header('Retry-After', '2')
-        .send({ message: 'Service momentanément indisponible, réessayez dans quelques secondes', code: 'SERVICE_UNAVAILABLE' });
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('Retry-After', '2');
+      return send(503, { message: 'Service momentanément indisponible, réessayez dans quelques secondes', code: 'SERVICE_UNAVAILABLE' });
     }
     if (isInvalidDataForDatabase(error)) {
-      request.log.warn({ err: error, requestId: request.id }, 'input refused by the database');
-      return reply.status(400).send({ message: 'Données invalides (caractères ou valeurs non acceptés)', code: 'BAD_REQUEST' });
+      request.log.warn({ err: error }, 'input refused by the database');
+      return send(400, { message: 'Données invalides (caractères ou valeurs non acceptés)', code: 'BAD_REQUEST' });
     }
     if (isMalformedMultipart(error)) {
-      return reply.status(400).send({ message: 'Le formulaire envoyé est incomplet ou mal formé', code: 'BAD_REQUEST' });
+      return send(400, { message: 'Le formulaire envoyé est incomplet ou mal formé', code: 'BAD_REQUEST' });
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-    if (known) return reply.status(known.status).send({ message: known.message, code: known.code });
+    if (known) return send(known.status, { message: known.message, code: known.code });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = status === 429 ? 'RATE_LIMITED' : status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
       const message =
         status === 429 ? 'Trop de tentatives, réessayez plus tard' : status === 413 ? 'La requête est trop volumineuse' : 'Requête invalide';
-      return reply.status(status).send({ message, code });
+      return send(status, { message, code });
     }
-    request.log.error({ err: error, requestId: request.id }, 'unhandled error');
-    return reply.status(500).send({ message: 'Erreur interne', code: 'INTERNAL', requestId: request.id });
+    request.log.error({ err: error }, 'unhandled error');
+    return send(500, { message: 'Erreur interne', code: 'INTERNAL' });
   });
 });

@@ -175,6 +175,18 @@ describe('uploads through the API with S3 storage', () => {
     expect(download.headers['content-security-policy']).toBe('sandbox');
   });
 
+  it('/readyz names the file store while the bucket is away, and is ready again once it is back', async () => {
+    await s3.stop();
+    try {
+      const response = await ctx.app.inject({ method: 'GET', url: '/readyz' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().message).toBe('Instance non prête : stockage des fichiers (le stockage des fichiers ne répond pas)');
+    } finally {
+      await s3.start();
+    }
+    expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+
   it('a bucket outage answers 503 with a French message and writes nothing; the upload works again afterwards', async () => {
     const before = await ctx.db
       .select({ cvFileId: technicians.cvFileId })

@@ -187,6 +187,10 @@ describe('errors', () => {
   it('answers JSON 404 for an unknown /api route', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/does-not-exist' });
     expect(response.statusCode).toBe(404);
-    expect(errorResponseSchema.parse(response.json())).toEqual({ message: 'Ressource introuvable', code: 'NOT_FOUND' });
+    expect(errorResponseSchema.parse(response.json())).toEqual({
+      message: 'Ressource introuvable',
+      code: 'NOT_FOUND',
+      requestId: response.headers['x-request-id'],
+    });
   });
 });
