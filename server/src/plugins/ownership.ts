@@ -47,6 +47,7 @@ export const OWNERSHIP: Record<string, OwnerRule> = {
   'GET /api/files/:id': param('file'),
   'GET /api/invoices/:invoiceId/fiscal-receipt': param('invoice', 'invoiceId'),
   'POST /api/invoice/:id/submit': param('invoice'),
+  'POST /api/invoice/:id/inspect': param('invoice'),
   'PATCH /api/shipments/:id/receive': param('shipment'),
   'PATCH /api/mission-batches/:id/defibrillators-done': param('batch'),
 
