@@ -13,6 +13,7 @@ import { learningResourcesRoutes } from './learning-resources/learning-resources
 import { missionBatchesRoutes } from './mission-batches/mission-batches.routes';
 import { moneyRoutes } from './money/money.routes';
 import { parcelsRoutes } from './parcels/parcels.routes';
+import { payoutBatchesRoutes } from './payout-batches/payout-batches.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { techniciansRoutes } from './technicians/technicians.routes';
 
@@ -32,6 +33,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   parcelsRoutes,
   adminShipmentsRoutes,
   moneyRoutes,
+  payoutBatchesRoutes,
   adminMissionsRoutes,
   settingsRoutes,
 ];
