@@ -15,6 +15,7 @@ import { moneyRoutes } from './money/money.routes';
 import { parcelsRoutes } from './parcels/parcels.routes';
 import { payoutBatchesRoutes } from './payout-batches/payout-batches.routes';
 import { settingsRoutes } from './settings/settings.routes';
+import { statementsRoutes } from './statements/statements.routes';
 import { techniciansRoutes } from './technicians/technicians.routes';
 
 /** Every API module, registered by buildApp. Each module owns distinct paths. */
@@ -34,6 +35,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   adminShipmentsRoutes,
   moneyRoutes,
   payoutBatchesRoutes,
+  statementsRoutes,
   adminMissionsRoutes,
   settingsRoutes,
 ];

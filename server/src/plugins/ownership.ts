@@ -57,6 +57,8 @@ export const OWNERSHIP: Record<string, OwnerRule> = {
   'GET /api/technician/:id/invoices': param('technician'),
   'GET /api/technician/:id/transfers': param('technician'),
   'GET /api/technician/:id/revenue-summary': param('technician'),
+  'GET /api/technician/:id/statements': param('technician'),
+  'GET /api/technician/:id/statements/annual.pdf': param('technician'),
   'GET /api/technicians/:id': param('technician'),
   'GET /api/technicians/:id/counts': param('technician'),
   'PATCH /api/technicians/:id': param('technician'),
