@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
 import { PDFDocument, PDFName, PDFString, StandardFonts } from '@cantoo/pdf-lib';
 import { buildCiiXml, buildUblXml, embedInvoiceXml, facturXKitPdf, facturXKitProfile, GUIDELINES, type Profile } from '../../../test/factur-x';
-import { listPdfAttachments, PdfReadError } from '../../lib/pdf/attachments';
+import { listPdfAttachments } from '../../lib/pdf/attachments';
 import { decimalToCents, parseEInvoiceXml, profileName, readEInvoice } from './e-invoice';
 
 const SELLER = '81234567800012';

@@ -101,6 +101,7 @@ describe('SEPA payout batches', () => {
     inXsdOrder('GrpHdr', header);
     const [payment] = initiation.PmtInf;
     inXsdOrder('PmtInf', payment);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed XML tree, walked by element names
     const txs = payment.CdtTrfTxInf as Record<string, any>[];
     expect(txs).toHaveLength(3);
     const amounts = txs.map((t) => t.Amt.InstdAmt['#text'] as string);
