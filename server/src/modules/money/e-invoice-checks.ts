@@ -48,7 +48,7 @@ function duplicateCheck(number: string, facts: InvoiceFacts): EInvoiceCheck {
         ok: false,
         message: `Vous avez déjà envoyé une facture n° ${number}${facts.duplicateOf.missionTitle ? ` (mission « ${facts.duplicateOf.missionTitle} »)` : ''} : chaque facture doit avoir son propre numéro`,
       }
-    : { key: 'number', ok: true, message: `Numéro de facture ${number} jamais envoyé` };
+    : { key: 'number', ok: true, message: `Numéro de facture ${number} : premier envoi` };
 }
 
 /** Checks of a Factur-X invoice. */

@@ -1,3 +1,5 @@
+import { toBasicLatin } from '../../lib/latin';
+
 /**
  * The SEPA Credit Transfer initiation file (ISO 20022 pain.001.001.03, EPC SCT rulebook) a bank imports to pay a
  * payout batch: one group header, one payment information block (the charity's account, one execution date), one
@@ -30,18 +32,12 @@ export const SEPA_NAME_MAX = 70;
 export const SEPA_REMITTANCE_MAX = 140;
 export const SEPA_ID_MAX = 35;
 
-/** Letters the Unicode decomposition does not reduce to Latin ones. */
-const SPECIAL: Record<string, string> = {
-  œ: 'oe', Œ: 'OE', æ: 'ae', Æ: 'AE', ß: 'ss', ẞ: 'SS', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', ł: 'l', Ł: 'L', þ: 'th', Þ: 'TH', ı: 'i', '°': 'o',
-  '&': '+', '’': "'", '‘': "'", 'ʼ': "'", '`': "'", '´': "'", '"': "'", '“': "'", '”': "'", '«': "'", '»': "'", '–': '-', '—': '-', '_': '-', '\u00a0': ' ', '\u202f': ' ',
-};
 /** The EPC's basic Latin character set: a-z A-Z 0-9 / - ? : ( ) . , ' + and space. */
 const ALLOWED = /[A-Za-z0-9/\-?:().,'+ ]/;
 
 /** A text in the SEPA character set: accents removed (é→e, ç→c), ligatures spelled (œ→oe, ß→ss), others as spaces; cut to `max`. */
 export function toSepaText(value: string, max: number): string {
-  const latin = [...value.normalize('NFKD').replace(/\p{M}/gu, '')].map((char) => SPECIAL[char] ?? char).join('');
-  const cleaned = [...latin].map((char) => (ALLOWED.test(char) ? char : ' ')).join('');
+  const cleaned = [...toBasicLatin(value)].map((char) => (ALLOWED.test(char) ? char : ' ')).join('');
   return cleaned.replace(/\s+/g, ' ').trim().slice(0, max).trim();
 }
 

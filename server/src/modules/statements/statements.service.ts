@@ -3,6 +3,7 @@ import type { AccountingExportQuery, StatementYear } from '@maillon/common/schem
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { toBasicLatin } from '../../lib/latin';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 import { formatSiret } from '../money/e-invoice-checks';
@@ -66,9 +67,7 @@ export async function getAnnualStatement({
     })),
     generatedAt: new Date(),
   });
-  const slug = fullName(technician)
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
+  const slug = toBasicLatin(fullName(technician))
     .replace(/[^A-Za-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
     .toLowerCase();
