@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   // A feature never imports another feature; the app composes them (bulletproof-react).
-  ...['training', 'find-missions', 'applications', 'revenue', 'packages', 'profile', 'onboarding', 'technician-dashboard', 'admin-dashboard', 'admin-moderation', 'admin-missions', 'admin-technicians', 'admin-invoices', 'admin-shipments', 'admin-library', 'admin-settings'].map((feature) => ({
+  ...['training', 'find-missions', 'applications', 'revenue', 'packages', 'profile', 'onboarding', 'technician-dashboard', 'admin-dashboard', 'admin-moderation', 'admin-missions', 'admin-technicians', 'admin-invoices', 'admin-payouts', 'admin-shipments', 'admin-library', 'admin-settings'].map((feature) => ({
     files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
       'import-x/no-restricted-paths': [

@@ -53,6 +53,10 @@ export default defineConfig({
       DATA_DIR: dataDir,
       SEED_DEMO: 'true',
       INGEST_API_KEY: 'cle-ingestion-e2e-0123456789',
+      // The charity's identity for Factur-X checks and the SEPA debtor account (payouts.spec.ts).
+      CHARITY_SIRET: '73282932000074',
+      CHARITY_IBAN: 'FR7630004000031234567890143',
+      CHARITY_BIC: 'BNPAFRPPXXX',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       PUBLIC_URL: `http://localhost:${PORT}`,

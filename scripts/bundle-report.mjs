@@ -36,7 +36,7 @@ const SCREENS = [
   adminTab('missions-active', 'src/features/admin-missions/components/missions-tab.tsx'),
   adminTab('missions-completed', 'src/features/admin-missions/components/completed-missions-tab.tsx'),
   adminTab('technicians', 'src/features/admin-technicians'),
-  adminTab('invoices', 'src/features/admin-invoices'),
+  adminTab('invoices', 'src/app/routes/admin/invoices-tab.tsx'),
   adminTab('shipments', 'src/features/admin-shipments'),
   adminTab('library', 'src/features/admin-library'),
   adminTab('settings', 'src/features/admin-settings'),

@@ -95,3 +95,14 @@ export const ADMIN_TABS = [
   'settings',
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
+
+/** How a submitted invoice arrived: Factur-X (EN 16931 XML read and checked) or a plain PDF (decision 021). */
+export const E_INVOICE_FORMATS = ['factur-x', 'pdf'] as const;
+export type EInvoiceFormat = (typeof E_INVOICE_FORMATS)[number];
+export const E_INVOICE_FORMAT_LABELS: Record<EInvoiceFormat, string> = { 'factur-x': 'Factur-X', pdf: 'PDF simple' };
+
+/** A SEPA payout batch: Préparé (file produced, waiting for the bank) → Payé, or Annulé before being sent. */
+export const PAYOUT_BATCH_STATUSES = ['Préparé', 'Payé', 'Annulé'] as const;
+export type PayoutBatchStatus = (typeof PAYOUT_BATCH_STATUSES)[number];
+export const PAYOUT_LINE_STATUSES = ['À payer', 'Payé', 'Refusé', 'Annulé'] as const;
+export type PayoutLineStatus = (typeof PAYOUT_LINE_STATUSES)[number];

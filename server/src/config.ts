@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PRODUCT_NAME_DEFAULT } from '@maillon/common/constants';
+import { compactIban, ibanProblem, isValidBic } from '@maillon/common/iban';
+import { compactSiret, isValidSiret } from '@maillon/common/schemas/profile';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -37,6 +39,32 @@ const envSchema = z.object({
   INGEST_API_KEY: z.string().min(16).optional(),
   PRODUCT_NAME: z.string().min(1).default(PRODUCT_NAME_DEFAULT),
   CHARITY_NAME: z.string().min(1).default('Association Maillon pour la chaîne de survie'),
+  /** The charity's SIRET: the buyer every Factur-X invoice must name (docs/decisions/021). */
+  CHARITY_SIRET: z
+    .string()
+    .transform(compactSiret)
+    .refine(isValidSiret, 'SIRET invalide (14 chiffres et clé de Luhn attendus)')
+    .optional(),
+  /** The account the payout batches are paid from (SEPA debtor): a valid IBAN of the SEPA zone, and its bank's BIC. */
+  CHARITY_IBAN: z
+    .string()
+    .transform(compactIban)
+    .superRefine((value, ctx) => {
+      const problem = ibanProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  CHARITY_BIC: z
+    .string()
+    .transform((v) => v.replace(/\s+/g, '').toUpperCase())
+    .refine(isValidBic, 'BIC invalide (8 ou 11 caractères, ex. BNPAFRPPXXX)')
+    .optional(),
+  /** From this day (Europe/Paris) an invoice must be electronic (Factur-X); before it a plain PDF is accepted, flagged. */
+  EINVOICE_REQUIRED_FROM: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'date AAAA-MM-JJ attendue')
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'date invalide')
+    .default('2027-09-01'),
   /**
    * Shared object storage for uploaded and generated files: `s3+https://KEY:SECRET@host/bucket[/prefix][?region=…]`.
    * Without it, files live in DATA_DIR/uploads (one machine).
@@ -55,6 +83,10 @@ const envSchema = z.object({
   /** Serves /metrics without a token on this port of METRICS_HOST (a port only the scraper reaches). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+}).superRefine((env, ctx) => {
+  // The SEPA file names the debtor's account and its bank: one without the other cannot be sent.
+  if (env.CHARITY_IBAN && !env.CHARITY_BIC) ctx.addIssue({ code: 'custom', path: ['CHARITY_BIC'], message: 'requis avec CHARITY_IBAN' });
+  if (env.CHARITY_BIC && !env.CHARITY_IBAN) ctx.addIssue({ code: 'custom', path: ['CHARITY_IBAN'], message: 'requis avec CHARITY_BIC' });
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { INVOICE_STATUSES, TRANSFER_STATUSES } from '../enums';
+import { E_INVOICE_FORMATS, INVOICE_STATUSES, TRANSFER_STATUSES } from '../enums';
+import { eInvoiceSchema } from './e-invoice';
 import {
   INVOICE_REFERENCE_MAX,
   INVOICE_SUBMIT_MESSAGES,
@@ -122,6 +123,9 @@ export const invoiceFileSchema = z.object({
   fileName: z.string(),
   size: z.number().int(),
   amountCertified: euros,
+  /** Factur-X (read and checked, its data below) or a plain PDF (decision 021). */
+  format: z.enum(E_INVOICE_FORMATS),
+  eInvoice: eInvoiceSchema.nullable(),
   createdAt: isoDate,
 });
 export type InvoiceFile = z.infer<typeof invoiceFileSchema>;
@@ -136,6 +140,11 @@ export const adminInvoiceSchema = technicianInvoiceSchema.extend({
   /** The stored file of the latest submission (download through GET /api/files/{id}). */
   fileId: z.string().uuid().nullable(),
   fileName: z.string().nullable(),
+  /** How that file arrived: Factur-X with the data read from it, or « PDF simple ». */
+  fileFormat: z.enum(E_INVOICE_FORMATS).nullable(),
+  eInvoice: eInvoiceSchema.nullable(),
+  /** The payout batch the waiting transfer is in (its file may be at the bank): pay or refuse it from the batch. */
+  payoutBatchReference: z.string().nullable(),
 });
 export type AdminInvoice = z.infer<typeof adminInvoiceSchema>;
 

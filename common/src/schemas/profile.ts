@@ -3,35 +3,15 @@
 import * as z from 'zod/mini';
 import { DEPARTMENTS_MAX, DEPARTMENTS_MIN, PASSWORD_MAX, PASSWORD_MIN } from '../constants';
 import { isDepartmentCode } from '../departments';
+import { IBAN_MESSAGES, compactIban, isSepaIban, isValidIban } from '../iban';
 import { PROFILE_MESSAGES } from '../profile-rules';
 
 // Kept in a zod-free module for the pages that show them without validating (decision 017); re-exported for the
 // server and the forms.
 export { PROFILE_MESSAGES };
 
-/** IBAN lengths of the countries a French charity's technicians bank in; others only need the checksum. */
-const IBAN_LENGTHS: Record<string, number> = {
-  FR: 27, MC: 27, BE: 16, CH: 21, LU: 20, DE: 22, ES: 24, IT: 27, PT: 25, NL: 18, GB: 22, IE: 22, AT: 20, LI: 21,
-};
-
-export function compactIban(value: string): string {
-  return value.replace(/[\s-]+/g, '').toUpperCase();
-}
-
-/** ISO 13616: country, check digits, then mod 97 of the rearranged number must be 1. */
-export function isValidIban(value: string): boolean {
-  const iban = compactIban(value);
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
-  const expectedLength = IBAN_LENGTHS[iban.slice(0, 2)];
-  if (expectedLength !== undefined && iban.length !== expectedLength) return false;
-  const rearranged = iban.slice(4) + iban.slice(0, 4);
-  let remainder = 0;
-  for (const char of rearranged) {
-    const digits = /\d/.test(char) ? char : String(char.charCodeAt(0) - 55);
-    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  }
-  return remainder === 1;
-}
+// IBAN checks are ibantools' (../iban.ts, decision 021); re-exported here for the forms and the server.
+export { compactIban, isValidIban };
 
 export function compactSiret(value: string): string {
   return value.replace(/[\s.]+/g, '');
@@ -75,7 +55,10 @@ export const siretSchema = optionalText(20, 'Le SIRET').check(
   z.refine((v) => !v || !/^\d{14}$/.test(compactSiret(v)) || isValidSiret(v), PROFILE_MESSAGES.siretInvalid),
 );
 
-export const optionalIbanSchema = optionalText(42, "L'IBAN").check(z.refine((v) => !v || isValidIban(v), PROFILE_MESSAGES.ibanInvalid));
+export const optionalIbanSchema = optionalText(42, "L'IBAN").check(
+  z.refine((v) => !v || isValidIban(v), PROFILE_MESSAGES.ibanInvalid),
+  z.refine((v) => !v || !isValidIban(v) || isSepaIban(v), IBAN_MESSAGES.outsideSepa),
+);
 
 export const departmentsSchema = z
   .array(z.string(), { error: PROFILE_MESSAGES.departments })
@@ -103,6 +86,7 @@ export const updateBankingSchema = z.object({
       z.minLength(1, PROFILE_MESSAGES.ibanRequired),
       z.maxLength(42, PROFILE_MESSAGES.ibanInvalid),
       z.refine(isValidIban, PROFILE_MESSAGES.ibanInvalid),
+      z.refine((v) => !isValidIban(v) || isSepaIban(v), IBAN_MESSAGES.outsideSepa),
     ),
 });
 export type UpdateBanking = z.infer<typeof updateBankingSchema>;

@@ -4,6 +4,10 @@ const STATUS_BY_CODE = {
   BAD_REQUEST: 400,
   VALIDATION_ERROR: 400,
   INVALID_FILE: 400,
+  /** A Factur-X invoice that does not match Maillon's records (amount, seller, buyer, number): decision 021. */
+  EINVOICE_MISMATCH: 400,
+  /** A plain PDF after EINVOICE_REQUIRED_FROM. */
+  EINVOICE_REQUIRED: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,

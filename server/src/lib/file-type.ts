@@ -72,8 +72,12 @@ export async function sniffFileType(buffer: Buffer): Promise<FileType | null> {
   return type && STRUCTURE[type](buffer) ? type : null;
 }
 
-/** PDFs that carry scripts or auto-actions are refused: an invoice or CV never needs them. */
-export function pdfHasActiveContent(buffer: Buffer): boolean {
+/**
+ * PDFs that carry scripts, auto-actions or embedded files are refused: an invoice or CV never needs them. The one
+ * exception is an invoice's Factur-X XML, which the caller has read and allows by count (`allowedEmbeddedFiles`).
+ */
+export function pdfHasActiveContent(buffer: Buffer, { allowedEmbeddedFiles = 0 }: { allowedEmbeddedFiles?: number } = {}): boolean {
   const text = buffer.toString('latin1');
-  return /\/(JavaScript|JS|OpenAction|AA|Launch|EmbeddedFile|RichMedia)\b/.test(text);
+  if (/\/(JavaScript|JS|OpenAction|AA|Launch|RichMedia)\b/.test(text)) return true;
+  return (text.match(/\/EmbeddedFile\b/g)?.length ?? 0) > allowedEmbeddedFiles;
 }

@@ -61,6 +61,8 @@ export interface StoreFileOptions {
   originalName: string;
   /** Message when the bytes are not one of the allowed types. */
   invalidTypeMessage: string;
+  /** Embedded files the caller has read and accepts (an invoice's Factur-X XML); any other one is refused. */
+  allowedEmbeddedFiles?: number;
 }
 
 export interface StoredFile {
@@ -77,7 +79,7 @@ export async function storeFile(tx: DbOrTx, options: StoreFileOptions): Promise<
   if (options.buffer.length === 0) throw new AppError('INVALID_FILE', 'Le fichier est vide');
   const type = await sniffFileType(options.buffer);
   if (!type || !ALLOWED_TYPES[options.kind].includes(type)) throw new AppError('INVALID_FILE', options.invalidTypeMessage);
-  if (type === 'pdf' && pdfHasActiveContent(options.buffer)) {
+  if (type === 'pdf' && pdfHasActiveContent(options.buffer, { allowedEmbeddedFiles: options.allowedEmbeddedFiles ?? 0 })) {
     throw new AppError('INVALID_FILE', 'Ce PDF contient du contenu actif (scripts) et ne peut pas être accepté');
   }
   const storageKey = `${options.kind}/${crypto.randomUUID()}.${EXTENSION[type]}`;

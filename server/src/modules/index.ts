@@ -13,7 +13,9 @@ import { learningResourcesRoutes } from './learning-resources/learning-resources
 import { missionBatchesRoutes } from './mission-batches/mission-batches.routes';
 import { moneyRoutes } from './money/money.routes';
 import { parcelsRoutes } from './parcels/parcels.routes';
+import { payoutBatchesRoutes } from './payout-batches/payout-batches.routes';
 import { settingsRoutes } from './settings/settings.routes';
+import { statementsRoutes } from './statements/statements.routes';
 import { techniciansRoutes } from './technicians/technicians.routes';
 
 /** Every API module, registered by buildApp. Each module owns distinct paths. */
@@ -32,6 +34,8 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   parcelsRoutes,
   adminShipmentsRoutes,
   moneyRoutes,
+  payoutBatchesRoutes,
+  statementsRoutes,
   adminMissionsRoutes,
   settingsRoutes,
 ];

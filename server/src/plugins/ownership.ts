@@ -49,6 +49,7 @@ export const OWNERSHIP: Record<string, OwnerRule> = {
   'GET /api/files/:id': param('file'),
   'GET /api/invoices/:invoiceId/fiscal-receipt': param('invoice', 'invoiceId'),
   'POST /api/invoice/:id/submit': param('invoice'),
+  'POST /api/invoice/:id/inspect': param('invoice'),
   'PATCH /api/shipments/:id/receive': param('shipment'),
   'PATCH /api/mission-batches/:id/defibrillators-done': param('batch'),
 
@@ -58,6 +59,8 @@ export const OWNERSHIP: Record<string, OwnerRule> = {
   'GET /api/technician/:id/invoices': param('technician'),
   'GET /api/technician/:id/transfers': param('technician'),
   'GET /api/technician/:id/revenue-summary': param('technician'),
+  'GET /api/technician/:id/statements': param('technician'),
+  'GET /api/technician/:id/statements/annual.pdf': param('technician'),
   'GET /api/technicians/:id': param('technician'),
   'GET /api/technicians/:id/counts': param('technician'),
   'PATCH /api/technicians/:id': param('technician'),

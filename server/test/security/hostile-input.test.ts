@@ -104,7 +104,8 @@ async function rowCounts(): Promise<string> {
       (select count(*) from invoices), (select count(*) from transfers), (select count(*) from missions), (select count(*) from mission_batches),
       (select count(*) from jobs), (select count(*) from shipments), (select count(*) from learning_resources), (select count(*) from resource_views),
       (select count(*) from technician_mission_data), (select count(*) from comments), (select count(*) from stored_files),
-      (select count(*) from invoices_files), (select count(*) from email_outbox)) as n`);
+      (select count(*) from invoices_files), (select count(*) from email_outbox), (select count(*) from payout_batches),
+      (select count(*) from payout_batch_lines)) as n`);
   return result.rows[0]!.n;
 }
 

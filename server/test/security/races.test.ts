@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import http from 'node:http';
 import {
   applications,
+  auditLog,
+  payoutBatchLines,
   invoicesFiles,
   jobs,
   learningResources,
@@ -34,7 +36,7 @@ let adminCookie: string;
 const techs: { id: string; cookie: string }[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext({}, { poolSize: 10 });
+  ctx = await createTestContext({ CHARITY_IBAN: 'FR7630004000031234567890143', CHARITY_BIC: 'BNPAFRPPXXX' }, { poolSize: 10 });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
   agent = new http.Agent({ keepAlive: true, maxSockets: COPIES });
@@ -186,6 +188,42 @@ describe(`races (${COPIES} parallel copies × ${ROUNDS} rounds)`, () => {
       expect(after!.cents - before!.cents).toBe(40_000);
       const paid = await ctx.db.select().from(transfers).where(and(eq(transfers.invoiceId, invoiceId), eq(transfers.status, 'Effectué')));
       expect(paid).toHaveLength(1);
+    }
+  }, 300_000);
+
+  it('mark a SEPA payout batch paid: every transfer paid once, earnings added once', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const paidTechs = [techs[(round + 21) % techs.length]!, techs[(round + 22) % techs.length]!];
+      const invoiceIds: string[] = [];
+      for (const [i, tech] of paidTechs.entries()) {
+        const invoiceId = await finishedLotFor(tech);
+        const submit = await fire([
+          {
+            method: 'POST',
+            path: `/api/invoice/${invoiceId}/submit`,
+            cookie: tech.cookie,
+            multipart: multipartBody({ reference: `SEPA-${round}-${i}-${crypto.randomUUID().slice(0, 4)}`, amount_certified: '400' }, { invoice_file: { fileName: 'f.pdf', content: sampleFiles.pdf() } }),
+          },
+        ]);
+        expect(successes(submit)).toBe(1);
+        invoiceIds.push(invoiceId);
+      }
+      const ids = (await ctx.db.select({ id: transfers.id }).from(transfers).where(and(inArray(transfers.invoiceId, invoiceIds), eq(transfers.status, 'Enregistré')))).map((t) => t.id);
+      // 50 "create" requests with the same selection: one batch.
+      const created = await fire(Array.from({ length: COPIES }, () => ({ method: 'POST', path: '/api/payout-batches', cookie: adminCookie, json: { transferIds: ids } })));
+      expect(serverErrors(created)).toEqual([]);
+      const batches = await ctx.db.selectDistinct({ id: payoutBatchLines.batchId }).from(payoutBatchLines).where(inArray(payoutBatchLines.transferId, ids));
+      expect(batches).toHaveLength(1);
+      const before = await ctx.db.select({ id: technicians.id, cents: technicians.totalEarningsCents }).from(technicians).where(inArray(technicians.id, paidTechs.map((t) => t.id)));
+      const statuses = await fire(Array.from({ length: COPIES }, () => ({ method: 'POST', path: `/api/payout-batches/${batches[0]!.id}/pay`, cookie: adminCookie, json: {} })));
+      expect(serverErrors(statuses)).toEqual([]);
+      expect(successes(statuses)).toBe(COPIES);
+      const after = await ctx.db.select({ id: technicians.id, cents: technicians.totalEarningsCents }).from(technicians).where(inArray(technicians.id, paidTechs.map((t) => t.id)));
+      for (const row of after) expect(row.cents - before.find((b) => b.id === row.id)!.cents).toBe(40_000);
+      const paid = await ctx.db.select({ id: transfers.id }).from(transfers).where(and(inArray(transfers.id, ids), eq(transfers.status, 'Effectué')));
+      expect(paid).toHaveLength(2);
+      const [audits] = await ctx.db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, 'payout-batch.pay'), eq(auditLog.entityId, batches[0]!.id)));
+      expect(audits!.n).toBe(1);
     }
   }, 300_000);
 

@@ -3,11 +3,11 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client';
-import { applications, jobs, learningResources, missionBatches, missions, resourceViews, shipments, storedFiles, technicianMissionData } from '../../src/db/schema';
+import { applications, jobs, learningResources, missionBatches, missions, payoutBatchLines, payoutBatches, resourceViews, shipments, storedFiles, technicianMissionData, transfers } from '../../src/db/schema';
 import { recruitApplication } from '../../src/modules/lifecycle/lifecycle.service';
 import { createAdmin, createTechnician } from '../helpers';
 
-export type EntityKind = 'technician' | 'user' | 'application' | 'invoice' | 'shipment' | 'file' | 'mission' | 'batch' | 'resource' | 'job';
+export type EntityKind = 'technician' | 'user' | 'application' | 'invoice' | 'shipment' | 'file' | 'mission' | 'batch' | 'resource' | 'job' | 'payoutBatch' | 'payoutLine';
 export type Ids = Record<EntityKind, string>;
 
 export interface World {
@@ -16,7 +16,7 @@ export interface World {
   b: { email: string; ids: Ids };
 }
 
-async function technicianWorld(db: Db, uploadsDir: string, label: string, resourceId: string, jobId: string) {
+async function technicianWorld(db: Db, uploadsDir: string, label: string, resourceId: string, jobId: string, payout: { batch: string; line: string }) {
   const { user, technician } = await createTechnician(db, {
     firstName: label,
     formationCompleted: true,
@@ -58,6 +58,8 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     batch: lot!.id,
     resource: resourceId,
     job: jobId,
+    payoutBatch: payout.batch,
+    payoutLine: payout.line,
   };
   return { email: technician.email, ids };
 }
@@ -70,8 +72,37 @@ export async function buildWorld(db: Db, uploadsDir: string): Promise<World> {
     .insert(jobs)
     .values({ serialNumber: 'SN-W', clientName: 'Client', defibrillatorModel: 'Zoll - AED Plus', visitType: 'Maintenance', department: '75', completionLink: 'https://c.test', address: '1 rue, 75001 Paris' })
     .returning();
-  const a = await technicianWorld(db, uploadsDir, 'A', resource!.id, job!.id);
-  const b = await technicianWorld(db, uploadsDir, 'B', resource!.id, job!.id);
+  // A payout batch waiting for the bank, filled in once B has a transfer (admin routes only: same ids for both).
+  const payout = { batch: crypto.randomUUID(), line: crypto.randomUUID() };
+  const a = await technicianWorld(db, uploadsDir, 'A', resource!.id, job!.id, payout);
+  const b = await technicianWorld(db, uploadsDir, 'B', resource!.id, job!.id, payout);
+  const [transfer] = await db
+    .insert(transfers)
+    .values({ technicianId: b.ids.technician, invoiceId: b.ids.invoice, batchId: b.ids.batch, status: 'Enregistré', invoiceRef: 'FAC-W-1', bankAccountLast4: '0189', amountCents: 10_000 })
+    .returning();
+  await db.insert(payoutBatches).values({
+    id: payout.batch,
+    reference: 'SEPA-20260101-0W0R1D',
+    executionDate: '2026-01-01',
+    debtorName: 'Association Maillon',
+    debtorIban: 'FR7630004000031234567890143',
+    debtorBic: 'BNPAFRPPXXX',
+    transferCount: 1,
+    totalCents: 10_000,
+  });
+  await db.insert(payoutBatchLines).values({
+    id: payout.line,
+    batchId: payout.batch,
+    lineNumber: 1,
+    transferId: transfer!.id,
+    invoiceId: b.ids.invoice,
+    technicianId: b.ids.technician,
+    creditorName: 'B Martin',
+    creditorIban: 'FR7630006000011234567890189',
+    amountCents: 10_000,
+    remittance: 'FAC-W-1',
+    endToEndId: 'SEPA-20260101-0W0R1D-001',
+  });
   return { admin: { email: admin.email, userId: admin.id }, a, b };
 }
 
@@ -88,8 +119,9 @@ const SEGMENT_KIND: Record<string, EntityKind> = {
   'mission-batches': 'batch',
   'learning-resources': 'resource',
   jobs: 'job',
+  'payout-batches': 'payoutBatch',
 };
-const NAME_KIND: Record<string, EntityKind> = { missionId: 'mission', technicianId: 'technician', invoiceId: 'invoice', batchId: 'batch' };
+const NAME_KIND: Record<string, EntityKind> = { missionId: 'mission', technicianId: 'technician', invoiceId: 'invoice', batchId: 'batch', lineId: 'payoutLine' };
 
 /** Which kind of record a path parameter names, from its name or the path segment before it. */
 export function paramKind(url: string, param: string): EntityKind | undefined {
@@ -118,6 +150,8 @@ export async function databaseFingerprint(db: Db): Promise<string> {
     union all select 'invoices_files', count(*)::int, '' from invoices_files
     union all select 'jobs', count(*)::int, '' from jobs
     union all select 'learning_resources', count(*)::int, '' from learning_resources
+    union all select 'payout_batches', count(*)::int, coalesce(md5(string_agg(status, ',' order by id)), '') from payout_batches
+    union all select 'payout_batch_lines', count(*)::int, coalesce(md5(string_agg(status, ',' order by id)), '') from payout_batch_lines
   `);
   return result.rows.map((r) => `${r.t}:${r.n}:${r.h}`).join(';');
 }

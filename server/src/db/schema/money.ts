@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { EMAIL_STATUSES, INVOICE_STATUSES, TRANSFER_STATUSES } from '@maillon/common/enums';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { EMAIL_STATUSES, E_INVOICE_FORMATS, INVOICE_STATUSES, PAYOUT_BATCH_STATUSES, PAYOUT_LINE_STATUSES, TRANSFER_STATUSES } from '@maillon/common/enums';
+import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { DEFAULT_PROGRESSION, DEFAULT_REFERENCE } from '@maillon/common/constants';
 import { createdAt, id, sqlList, updatedAt } from './_columns';
-import { storedFiles, technicians } from './accounts';
+import { storedFiles, technicians, users } from './accounts';
 import { missionBatches } from './missions';
 
 export const invoices = pgTable(
@@ -54,10 +55,21 @@ export const invoicesFiles = pgTable(
       .notNull()
       .references(() => storedFiles.id, { onDelete: 'restrict' }),
     amountCertifiedCents: integer().notNull(),
+    /** 'factur-x' when the PDF carried EN 16931 XML that was read and checked; 'pdf' for a plain PDF (decision 021). */
+    eInvoiceFormat: text().notNull().default('pdf'),
+    /** The invoice number (BT-1, or the typed reference of a plain PDF), upper-cased: one submission per number. */
+    invoiceNumberKey: text(),
+    /** What the XML said (number, date, parties, totals in cents), shown to the admin beside the file. */
+    eInvoice: jsonb().$type<StoredEInvoice>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('invoices_files_invoice_idx').on(t.invoiceId), index('invoices_files_technician_idx').on(t.technicianId)],
+  (t) => [
+    check('invoices_files_e_invoice_format_check', sql.raw(`e_invoice_format in (${sqlList(E_INVOICE_FORMATS)})`)),
+    index('invoices_files_invoice_idx').on(t.invoiceId),
+    index('invoices_files_technician_idx').on(t.technicianId),
+    index('invoices_files_number_idx').on(t.technicianId, t.invoiceNumberKey),
+  ],
 );
 
 export const transfers = pgTable(
@@ -82,10 +94,76 @@ export const transfers = pgTable(
     check('transfers_status_check', sql.raw(`status in (${sqlList(TRANSFER_STATUSES)})`)),
     index('transfers_technician_idx').on(t.technicianId, t.status),
     index('transfers_status_idx').on(t.status, t.createdAt),
+    // Statements and the accounting export read the paid transfers of a period.
+    index('transfers_paid_date_idx').on(t.status, t.transferDate),
     // A submitted invoice has at most one live transfer: a retried submission can never pay twice.
     uniqueIndex('transfers_one_live_per_invoice_idx')
       .on(t.invoiceId)
       .where(sql`status <> 'Refus'`),
+  ],
+);
+
+/**
+ * A SEPA credit transfer file (pain.001.001.03) the admin downloads for the bank: its header as written in the file
+ * (message id = reference, creation time, execution date, debtor), so a second download gives the same bytes.
+ */
+export const payoutBatches = pgTable(
+  'payout_batches',
+  {
+    id: id(),
+    reference: text().notNull(),
+    status: text().notNull().default('Préparé'),
+    executionDate: date({ mode: 'string' }).notNull(),
+    debtorName: text().notNull(),
+    debtorIban: text().notNull(),
+    debtorBic: text().notNull(),
+    transferCount: integer().notNull(),
+    totalCents: bigint({ mode: 'number' }).notNull(),
+    createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    paidAt: timestamp({ withTimezone: true }),
+    cancelledAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('payout_batches_status_check', sql.raw(`status in (${sqlList(PAYOUT_BATCH_STATUSES)})`)),
+    uniqueIndex('payout_batches_reference_idx').on(t.reference),
+    index('payout_batches_created_idx').on(t.createdAt, t.id),
+  ],
+);
+
+/** One transfer of a batch: the creditor as written in the file (name, IBAN read when the batch was made). */
+export const payoutBatchLines = pgTable(
+  'payout_batch_lines',
+  {
+    id: id(),
+    batchId: uuid()
+      .notNull()
+      .references(() => payoutBatches.id, { onDelete: 'cascade' }),
+    lineNumber: integer().notNull(),
+    // The line keeps everything the file says: a technician deleted later leaves the batch as the bank received it.
+    transferId: uuid().references(() => transfers.id, { onDelete: 'set null' }),
+    invoiceId: uuid().references(() => invoices.id, { onDelete: 'set null' }),
+    technicianId: uuid().references(() => technicians.id, { onDelete: 'set null' }),
+    creditorName: text().notNull(),
+    creditorIban: text().notNull(),
+    /** The IBAN on the profile no longer ends like the one the invoice was submitted with: shown to the admin. */
+    ibanChanged: boolean().notNull().default(false),
+    amountCents: integer().notNull(),
+    remittance: text().notNull(),
+    endToEndId: text().notNull(),
+    status: text().notNull().default('À payer'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('payout_batch_lines_status_check', sql.raw(`status in (${sqlList(PAYOUT_LINE_STATUSES)})`)),
+    uniqueIndex('payout_batch_lines_number_idx').on(t.batchId, t.lineNumber),
+    // A transfer is in at most one batch that has not been cancelled: it can never be sent to the bank twice.
+    uniqueIndex('payout_batch_lines_one_per_transfer_idx')
+      .on(t.transferId)
+      .where(sql`status <> 'Annulé'`),
+    index('payout_batch_lines_technician_idx').on(t.technicianId),
   ],
 );
 

@@ -98,6 +98,18 @@ async function isEmpty(db: DbOrTx): Promise<boolean> {
   return true;
 }
 
+/** Real IBANs (French RIB key and mod-97 checksum right, ibantools-valid), so the demo's payout batches go through. */
+const DEMO_IBANS = [
+  'FR76 3000 6000 0112 3456 7890 189',
+  'FR76 3000 6000 0112 3456 8850 101',
+  'FR76 3000 6000 0112 3456 8310 102',
+  'FR76 3000 6000 0112 3456 8740 103',
+  'FR76 3000 6000 0112 3456 8200 104',
+  'FR76 3000 6000 0112 3456 8630 105',
+  'FR76 3000 6000 0112 3456 8090 106',
+  'FR76 3000 6000 0112 3456 8520 107',
+];
+
 /** Fills an empty database with a believable world; never touches a database that already has data. */
 export async function seedDemoIfEmpty(db: Db): Promise<{ technicianEmail: string; technicianPassword: string } | null> {
   if (!(await isEmpty(db))) return null;
@@ -140,7 +152,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<{ technicianEmail: string
           city: site.city,
           postalCode: site.postalCode,
           departments: [...p.deps],
-          iban: `FR76 3000 6000 0112 3456 7890 1${String(i).padStart(2, '0')}`,
+          iban: DEMO_IBANS[i] ?? null,
           siret: `8123456780001${i}`,
           companyName: `${p.last} Maintenance`,
           status: p.status,
@@ -277,7 +289,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<{ technicianEmail: string
       .insert(t.invoices)
       .values({ technicianId: camille, batchId: parisOuest.id, missionTitle: parisOuest.spec.title, status: 'Facture envoyée', batchPriceCents: 72000, initialAmountCents: 72000, amountCents: 72000, validatedAmountCents: 72000, progression: '6/6', reference: 'FAC-2026-014', invoiceDate: inDays(-8) })
       .returning({ id: t.invoices.id });
-    await tx.insert(t.transfers).values({ technicianId: camille, batchId: parisOuest.id, invoiceId: paid!.id, status: 'Effectué', invoiceRef: 'FAC-2026-014', transferRef: 'VIR-2026-0042', bankAccountLast4: '0100', amountCents: 72000, transferDate: inDays(-3) });
+    await tx.insert(t.transfers).values({ technicianId: camille, batchId: parisOuest.id, invoiceId: paid!.id, status: 'Effectué', invoiceRef: 'FAC-2026-014', transferRef: 'VIR-2026-0042', bankAccountLast4: '0189', amountCents: 72000, transferDate: inDays(-3) });
     await tx.update(t.technicians).set({ totalEarningsCents: 72000, completedMissions: 1 }).where(eqTech(camille));
     await tx.update(t.technicians).set({ completedMissions: 1 }).where(eqTech(julien));
 

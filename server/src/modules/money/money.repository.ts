@@ -1,7 +1,8 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminInvoiceFilters, InvoiceChip } from '@maillon/common/schemas/money';
+import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import type { DbOrTx } from '../../db/client';
-import { invoices, invoicesFiles, missionBatches, storedFiles, technicians, transfers } from '../../db/schema';
+import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
 import { likePattern } from '../../lib/pagination';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
@@ -270,17 +271,23 @@ export async function latestTransfersByInvoice(tx: DbOrTx, invoiceIds: string[])
   return map;
 }
 
-/** Latest submitted file per invoice for a page of invoices. */
+/** Latest submitted file per invoice for a page of invoices, with what was read from it (Factur-X or plain PDF). */
 export async function latestFilesByInvoice(tx: DbOrTx, invoiceIds: string[]) {
-  const map = new Map<string, { fileId: string; fileName: string }>();
+  const map = new Map<string, { fileId: string; fileName: string; eInvoiceFormat: string; eInvoice: StoredEInvoice | null }>();
   if (invoiceIds.length === 0) return map;
   const rows = await tx
-    .select({ invoiceId: invoicesFiles.invoiceId, fileId: invoicesFiles.fileId, fileName: storedFiles.originalName })
+    .select({
+      invoiceId: invoicesFiles.invoiceId,
+      fileId: invoicesFiles.fileId,
+      fileName: storedFiles.originalName,
+      eInvoiceFormat: invoicesFiles.eInvoiceFormat,
+      eInvoice: invoicesFiles.eInvoice,
+    })
     .from(invoicesFiles)
     .innerJoin(storedFiles, eq(storedFiles.id, invoicesFiles.fileId))
     .where(inArray(invoicesFiles.invoiceId, invoiceIds))
     .orderBy(desc(invoicesFiles.createdAt), desc(invoicesFiles.id));
-  for (const row of rows) if (!map.has(row.invoiceId)) map.set(row.invoiceId, { fileId: row.fileId, fileName: row.fileName });
+  for (const row of rows) if (!map.has(row.invoiceId)) map.set(row.invoiceId, { fileId: row.fileId, fileName: row.fileName, eInvoiceFormat: row.eInvoiceFormat, eInvoice: row.eInvoice });
   return map;
 }
 
@@ -334,6 +341,8 @@ export async function listInvoiceFiles(
         fileName: storedFiles.originalName,
         size: storedFiles.size,
         amountCertifiedCents: invoicesFiles.amountCertifiedCents,
+        eInvoiceFormat: invoicesFiles.eInvoiceFormat,
+        eInvoice: invoicesFiles.eInvoice,
         createdAt: invoicesFiles.createdAt,
       })
       .from(invoicesFiles)
@@ -360,4 +369,47 @@ export async function findBatchTitle(tx: DbOrTx, batchId: string | null): Promis
   if (!batchId) return null;
   const [row] = await tx.select({ title: missionBatches.title }).from(missionBatches).where(eq(missionBatches.id, batchId)).limit(1);
   return row?.title ?? null;
+}
+
+/**
+ * An earlier submission by this technician of the same invoice number, on another Maillon invoice (a resubmission of
+ * the same invoice after a refused payment keeps its number).
+ */
+export async function findSubmissionByNumber(tx: DbOrTx, { technicianId, numberKey, exceptInvoiceId }: { technicianId: string; numberKey: string; exceptInvoiceId: string }) {
+  const [row] = await tx
+    .select({ reference: invoicesFiles.reference, missionTitle: invoices.missionTitle })
+    .from(invoicesFiles)
+    .innerJoin(invoices, eq(invoices.id, invoicesFiles.invoiceId))
+    .where(and(eq(invoicesFiles.technicianId, technicianId), eq(invoicesFiles.invoiceNumberKey, numberKey), sql`${invoicesFiles.invoiceId} <> ${exceptInvoiceId}`))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Serialises the submissions of one technician (the duplicate-number check), without touching row locks. */
+export async function lockTechnicianSubmissions(tx: DbOrTx, technicianId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(4242021, hashtext(${technicianId}))`);
+}
+
+/** Is this transfer in a payout batch still waiting for the bank (its file may be executed)? Its batch reference. */
+export async function findOpenBatchOfTransfer(tx: DbOrTx, transferId: string) {
+  const [row] = await tx
+    .select({ reference: payoutBatches.reference })
+    .from(payoutBatchLines)
+    .innerJoin(payoutBatches, eq(payoutBatches.id, payoutBatchLines.batchId))
+    .where(and(eq(payoutBatchLines.transferId, transferId), eq(payoutBatchLines.status, 'À payer'), eq(payoutBatches.status, 'Préparé')))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The open batch (reference) of each of these waiting transfers, for the admin's invoice cards. */
+export async function openBatchesOfTransfers(tx: DbOrTx, transferIds: string[]): Promise<Map<string, string>> {
+  const map = new Map<string, string>();
+  if (transferIds.length === 0) return map;
+  const rows = await tx
+    .select({ transferId: payoutBatchLines.transferId, reference: payoutBatches.reference })
+    .from(payoutBatchLines)
+    .innerJoin(payoutBatches, eq(payoutBatches.id, payoutBatchLines.batchId))
+    .where(and(inArray(payoutBatchLines.transferId, transferIds), eq(payoutBatchLines.status, 'À payer'), eq(payoutBatches.status, 'Préparé')));
+  for (const row of rows) if (row.transferId) map.set(row.transferId, row.reference);
+  return map;
 }

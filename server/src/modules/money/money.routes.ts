@@ -20,6 +20,7 @@ import {
   updateInvoiceStatusRequestSchema,
   updateTransferStatusRequestSchema,
 } from '@maillon/common/schemas/money';
+import { invoiceInspectionSchema } from '@maillon/common/schemas/e-invoice';
 import { AppError, type FieldErrors } from '../../lib/app-error';
 import { readFilePart } from '../../lib/files';
 import { pageQuery, setTotal } from '../../lib/pagination';
@@ -53,6 +54,19 @@ async function readSubmission(request: FastifyRequest) {
     throw new AppError('VALIDATION_ERROR', first, errors);
   }
   return { reference: parsed.data.reference, amountCertifiedCents: eurosToCents(parsed.data.amount_certified), file };
+}
+
+/** Reads only the invoice_file part of a multipart form (the inspection of a chosen PDF). */
+async function readInvoiceFile(request: FastifyRequest) {
+  if (!request.isMultipart()) throw new AppError('VALIDATION_ERROR', INVOICE_SUBMIT_MESSAGES.fileRequired, { invoice_file: INVOICE_SUBMIT_MESSAGES.fileRequired });
+  let file: { buffer: Buffer } | null = null;
+  for await (const part of request.parts()) {
+    if (part.type !== 'file') continue;
+    const buffer = await readFilePart(part);
+    if (part.fieldname === 'invoice_file' && !file && buffer.length > 0) file = { buffer };
+  }
+  if (!file) throw new AppError('VALIDATION_ERROR', INVOICE_SUBMIT_MESSAGES.fileRequired, { invoice_file: INVOICE_SUBMIT_MESSAGES.fileRequired });
+  return file;
 }
 
 /** Invoices, transfers, invoice submission, fiscal receipt — technician and admin (issue 6). */
@@ -107,8 +121,18 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const auth = requireAuth(request);
       const submission = await readSubmission(request);
-      const result = await money.submitInvoice({ db: app.db, storage: app.storage, auth, invoiceId: request.params.id, ...submission });
+      const result = await money.submitInvoice({ db: app.db, storage: app.storage, config: app.config, auth, invoiceId: request.params.id, ...submission });
       return reply.status(result.created ? 201 : 200).send({ invoice: result.invoice, transfer: result.transfer });
+    },
+  );
+
+  app.post(
+    '/api/invoice/:id/inspect',
+    { config: { access: 'technician' }, schema: { params: idParams, response: { 200: invoiceInspectionSchema } } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const file = await readInvoiceFile(request);
+      return money.inspectInvoice({ db: app.db, config: app.config, auth, invoiceId: request.params.id, buffer: file.buffer });
     },
   );
 

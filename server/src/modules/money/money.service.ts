@@ -14,17 +14,22 @@ import {
   type Transfer,
   type UpdateInvoiceRequest,
 } from '@maillon/common/schemas/money';
-import type { InvoiceStatus, TransferStatus } from '@maillon/common/enums';
+import type { EInvoiceFormat, InvoiceStatus, TransferStatus } from '@maillon/common/enums';
 import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, technicians, transfers } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { buildCsv, type CsvCell } from '../../lib/csv';
-import { removeStoredFile, storeFile } from '../../lib/files';
+import { pdfHasActiveContent, removeStoredFile, sniffFileType, storeFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
+import { INVOICE_REFERENCE_MAX } from '@maillon/common/schemas/invoice-submission';
+import type { InvoiceInspection } from '@maillon/common/schemas/e-invoice';
+import { compactSiret } from '@maillon/common/schemas/profile';
+import { checkEInvoice, checkPlainPdf, failureMessage, numberKey, parisDay, toEInvoice, type InvoiceFacts } from './e-invoice-checks';
+import { PdfReadError, readEInvoice, type EInvoiceReadResult } from './e-invoice';
 import { buildFiscalReceiptPdf } from './fiscal-receipt';
 import * as repo from './money.repository';
 import type { InvoiceRow, TransferRow } from './money.repository';
@@ -140,9 +145,98 @@ export async function getRevenueSummary({ db, auth, technicianId }: { db: Db; au
   };
 }
 
+type EInvoiceConfig = Pick<Config, 'CHARITY_SIRET' | 'EINVOICE_REQUIRED_FROM'>;
+
+/** What an uploaded invoice PDF is: read once, outside any transaction (parsing a PDF takes a few milliseconds to seconds). */
+async function readInvoicePdf(buffer: Buffer): Promise<EInvoiceReadResult> {
+  if ((await sniffFileType(buffer)) !== 'pdf') throw new AppError('INVALID_FILE', INVOICE_SUBMIT_MESSAGES.pdfOnly);
+  let read: EInvoiceReadResult;
+  try {
+    read = await readEInvoice(buffer);
+  } catch (error) {
+    if (error instanceof PdfReadError) throw new AppError('INVALID_FILE', 'Ce PDF est trop volumineux une fois décompressé pour être lu');
+    throw error;
+  }
+  if (read.otherAttachments.length > 0) {
+    throw new AppError(
+      'INVALID_FILE',
+      `Ce PDF contient des fichiers joints (${read.otherAttachments.slice(0, 3).join(', ')}) : seule la facture électronique (factur-x.xml) est acceptée`,
+    );
+  }
+  if (read.kind === 'unreadable') throw new AppError('INVALID_FILE', read.message);
+  return read;
+}
+
+/** The checks of this PDF for this invoice (decision 021); `reference` is the typed one, for a plain PDF's number. */
+async function checkInvoicePdf(
+  tx: DbOrTx,
+  { config, invoice, read, reference }: { config: EInvoiceConfig; invoice: InvoiceRow; read: EInvoiceReadResult; reference: string | null },
+) {
+  const technician = await repo.findTechnicianForMoney(tx, invoice.technicianId);
+  const number = read.kind === 'e-invoice' ? read.data.invoiceNumber : reference;
+  const key = number ? numberKey(number) : null;
+  const duplicateOf = key ? await repo.findSubmissionByNumber(tx, { technicianId: invoice.technicianId, numberKey: key, exceptInvoiceId: invoice.id }) : null;
+  const facts: InvoiceFacts = {
+    validatedCents: invoice.validatedAmountCents,
+    technicianSiret: technician?.siret ? compactSiret(technician.siret) : null,
+    charitySiret: config.CHARITY_SIRET,
+    duplicateOf,
+    today: parisDay(),
+    requiredFrom: config.EINVOICE_REQUIRED_FROM,
+  };
+  const checks = read.kind === 'e-invoice' ? checkEInvoice(read.data, facts) : checkPlainPdf(reference, facts);
+  return { checks, numberKey: key, technician };
+}
+
+function assertSubmittable(invoice: InvoiceRow) {
+  if (invoice.status === 'Facture envoyée') throw new AppError('INVALID_TRANSITION', 'Cette facture a déjà été soumise');
+  if (invoice.status !== 'Facture à soumettre') {
+    throw new AppError(
+      'INVALID_TRANSITION',
+      invoice.status === 'Mission à terminer' ? 'La mission doit être terminée avant de soumettre la facture' : 'Cette facture ne peut plus être soumise',
+    );
+  }
+}
+
+/**
+ * « Envoyer facture », first step: the form sends the chosen PDF; the answer says whether it is a Factur-X invoice,
+ * what it says (the number pre-fills the reference) and whether it would be accepted, with what differs. Nothing is
+ * stored.
+ */
+export async function inspectInvoice({ db, config, auth, invoiceId, buffer }: { db: Db; config: EInvoiceConfig; auth: AuthContext; invoiceId: string; buffer: Buffer }): Promise<InvoiceInspection> {
+  const invoice = await findVisibleInvoice(db, auth, invoiceId);
+  assertSubmittable(invoice);
+  const read = await readInvoicePdf(buffer);
+  if (pdfHasActiveContent(buffer, { allowedEmbeddedFiles: read.kind === 'e-invoice' ? 1 : 0 })) {
+    throw new AppError('INVALID_FILE', 'Ce PDF contient du contenu actif (scripts) et ne peut pas être accepté');
+  }
+  const { checks } = await checkInvoicePdf(db, { config, invoice, read, reference: null });
+  const accepted = checks.every((c) => c.ok);
+  if (read.kind === 'e-invoice') {
+    const data = read.data;
+    return {
+      format: 'factur-x',
+      accepted,
+      summary: `Facture électronique Factur-X (profil ${data.profile}) n° ${data.invoiceNumber}${data.issueDate ? ` du ${formatDate(`${data.issueDate}T12:00:00Z`)}` : ''}`,
+      eInvoice: toEInvoice(data),
+      checks,
+      suggestedReference: data.invoiceNumber.slice(0, INVOICE_REFERENCE_MAX),
+    };
+  }
+  return {
+    format: 'pdf',
+    accepted,
+    summary: accepted ? 'PDF simple, sans données de facture électronique' : 'PDF simple refusé : une facture électronique (Factur-X) est obligatoire',
+    eInvoice: null,
+    checks,
+    suggestedReference: null,
+  };
+}
+
 export interface SubmitInvoiceInput {
   db: Db;
   storage: ObjectStorage;
+  config: EInvoiceConfig;
   auth: AuthContext;
   invoiceId: string;
   reference: string;
@@ -152,12 +246,16 @@ export interface SubmitInvoiceInput {
 
 /**
  * Technician submission: PDF (checked from its bytes) + reference + certified amount (must be the validated amount).
- * One transaction: file record, invoices_files row, invoice "Facture envoyée", transfer "Enregistré". The stored file
- * is removed if anything fails. A retry with the same reference answers the existing result; two concurrent
- * submissions never create two transfers (row lock + partial unique index).
+ * A Factur-X PDF is read and checked (amount due, seller, buyer, number: decision 021) and its data kept beside the
+ * file; a plain PDF is accepted, flagged, until EINVOICE_REQUIRED_FROM. One transaction: file record, invoices_files
+ * row, invoice "Facture envoyée", transfer "Enregistré". The stored file is removed if anything fails. A retry with the
+ * same reference answers the existing result; two concurrent submissions never create two transfers (row lock +
+ * partial unique index), and two invoices of one technician never share a number (per-technician lock).
  */
 export async function submitInvoice(input: SubmitInvoiceInput) {
-  const { db, storage, auth, invoiceId, reference, amountCertifiedCents, file } = input;
+  const { db, storage, config, auth, invoiceId, reference, amountCertifiedCents, file } = input;
+  // Ownership before reading the file: another technician's invoice answers 404 whatever the file.
+  await findVisibleInvoice(db, auth, invoiceId);
   const stored: { key: string | null } = { key: null };
   try {
     return await db.transaction(async (tx) => {
@@ -167,20 +265,20 @@ export async function submitInvoice(input: SubmitInvoiceInput) {
         if (live && live.invoiceRef === reference && live.amountCents === amountCertifiedCents) {
           return { invoice: toTechnicianInvoice(invoice), transfer: toTechnicianTransfer({ ...live, missionTitle: invoice.missionTitle }), created: false };
         }
-        throw new AppError('INVALID_TRANSITION', 'Cette facture a déjà été soumise');
       }
-      if (invoice.status !== 'Facture à soumettre') {
-        throw new AppError(
-          'INVALID_TRANSITION',
-          invoice.status === 'Mission à terminer'
-            ? 'La mission doit être terminée avant de soumettre la facture'
-            : 'Cette facture ne peut plus être soumise',
-        );
-      }
+      assertSubmittable(invoice);
       if (amountCertifiedCents !== invoice.validatedAmountCents) {
         throw new AppError('BAD_REQUEST', INVOICE_SUBMIT_MESSAGES.amountMismatch, { amount_certified: INVOICE_SUBMIT_MESSAGES.amountMismatch });
       }
-      const technician = await repo.findTechnicianForMoney(tx, invoice.technicianId);
+      const read = await readInvoicePdf(file.buffer);
+      if (read.kind === 'e-invoice' && numberKey(reference) !== numberKey(read.data.invoiceNumber)) {
+        const message = `Référence saisie : ${reference} ; numéro de la facture électronique : ${read.data.invoiceNumber}`;
+        throw new AppError('VALIDATION_ERROR', message, { reference: message });
+      }
+      await repo.lockTechnicianSubmissions(tx, invoice.technicianId);
+      const { checks, numberKey: key, technician } = await checkInvoicePdf(tx, { config, invoice, read, reference });
+      const refusal = failureMessage(checks);
+      if (refusal) throw new AppError(read.kind === 'e-invoice' ? 'EINVOICE_MISMATCH' : 'EINVOICE_REQUIRED', refusal, { invoice_file: refusal });
       const last4 = ibanLast4(technician?.iban ?? null);
       if (!last4) {
         throw new AppError('BAD_REQUEST', 'Veuillez renseigner votre IBAN dans « Mon compte » avant de soumettre une facture');
@@ -193,6 +291,7 @@ export async function submitInvoice(input: SubmitInvoiceInput) {
         buffer: file.buffer,
         originalName: file.fileName,
         invalidTypeMessage: INVOICE_SUBMIT_MESSAGES.pdfOnly,
+        allowedEmbeddedFiles: read.kind === 'e-invoice' ? 1 : 0,
       });
       stored.key = saved.storageKey;
 
@@ -202,6 +301,9 @@ export async function submitInvoice(input: SubmitInvoiceInput) {
         reference,
         fileId: saved.id,
         amountCertifiedCents,
+        eInvoiceFormat: read.kind === 'e-invoice' ? 'factur-x' : 'pdf',
+        invoiceNumberKey: key,
+        eInvoice: read.kind === 'e-invoice' ? read.data : null,
       });
       const now = new Date();
       const [updated] = await tx
@@ -238,7 +340,7 @@ export async function submitInvoice(input: SubmitInvoiceInput) {
         entity: 'invoice',
         entityId: invoice.id,
         before: { status: invoice.status, reference: invoice.reference },
-        after: { status: updated.status, reference, transferId: transfer.id, amountCents: transfer.amountCents, fileId: saved.id },
+        after: { status: updated.status, reference, transferId: transfer.id, amountCents: transfer.amountCents, fileId: saved.id, format: read.kind === 'e-invoice' ? 'factur-x' : 'pdf' },
       });
       return { invoice: toTechnicianInvoice(updated), transfer: toTechnicianTransfer({ ...transfer, missionTitle: invoice.missionTitle }), created: true };
     });
@@ -277,6 +379,8 @@ export async function getFiscalReceipt({ db, config, auth, invoiceId }: { db: Db
 async function toAdminInvoices(tx: DbOrTx, rows: Awaited<ReturnType<typeof repo.listAdminInvoices>>['rows']): Promise<AdminInvoice[]> {
   const ids = rows.map((r) => r.id);
   const [latestTransfers, latestFiles] = await Promise.all([repo.latestTransfersByInvoice(tx, ids), repo.latestFilesByInvoice(tx, ids)]);
+  const waiting = [...latestTransfers.values()].filter((t) => t.status === 'Enregistré').map((t) => t.id);
+  const openBatches = await repo.openBatchesOfTransfers(tx, waiting);
   return rows.map((row) => {
     const transfer = latestTransfers.get(row.id) ?? null;
     const file = latestFiles.get(row.id) ?? null;
@@ -290,6 +394,9 @@ async function toAdminInvoices(tx: DbOrTx, rows: Awaited<ReturnType<typeof repo.
       latestTransfer: transfer ? toTransfer(transfer) : null,
       fileId: file?.fileId ?? null,
       fileName: file?.fileName ?? null,
+      fileFormat: file ? (file.eInvoiceFormat as EInvoiceFormat) : null,
+      eInvoice: file?.eInvoice ? toEInvoice(file.eInvoice) : null,
+      payoutBatchReference: (transfer && openBatches.get(transfer.id)) ?? null,
     };
   });
 }
@@ -344,6 +451,8 @@ export async function listInvoiceFiles({
       fileName: r.fileName,
       size: r.size,
       amountCertified: centsToEuros(r.amountCertifiedCents),
+      format: r.eInvoiceFormat as EInvoiceFormat,
+      eInvoice: r.eInvoice ? toEInvoice(r.eInvoice) : null,
       createdAt: r.createdAt.toISOString(),
     })),
     total,
@@ -357,66 +466,97 @@ async function adminInvoiceById(tx: DbOrTx, invoiceId: string): Promise<AdminInv
   return item!;
 }
 
+/** Who moves a transfer: the admin on the invoice card, or a payout batch (which names the transfer it pays). */
+type TransitionSource = { kind: 'invoice' } | { kind: 'batch'; transferId: string; transferRef: string };
+
 /**
- * Marquer Payée (Effectué) or Refuser (Refus) the invoice's live transfer. Paying adds the amount to the technician's
- * total earnings exactly once: the invoice row is locked and the transfer moves only from "Enregistré".
+ * The pay transition, inside the caller's transaction: locks the invoice, moves its live transfer from "Enregistré" to
+ * "Effectué" (date, reference) and adds the amount to the technician's total earnings — exactly once (a repeat, a
+ * concurrent call or a second batch finds nothing to move and changes nothing). From the invoice card it is refused
+ * while the transfer sits in a payout batch waiting for the bank: the batch pays it (decision 021).
+ */
+export async function applyTransferPayment(tx: DbOrTx, { auth, invoiceId, source = { kind: 'invoice' } }: { auth: AuthContext; invoiceId: string; source?: TransitionSource }) {
+  const invoice = await repo.lockInvoice(tx, invoiceId);
+  if (!invoice) throw new AppError('NOT_FOUND', 'Facture introuvable');
+  const live = await repo.findLiveTransfer(tx, invoice.id);
+  if (live?.status === 'Effectué') return { invoiceId: invoice.id, changed: false };
+  if (!live || (source.kind === 'batch' && live.id !== source.transferId)) throw new AppError('INVALID_TRANSITION', 'Aucun virement en attente pour cette facture');
+  if (source.kind === 'invoice') await assertNotInOpenBatch(tx, live.id);
+  const now = new Date();
+  const [paid] = await tx
+    .update(transfers)
+    .set({ status: 'Effectué', transferDate: now, transferRef: source.kind === 'batch' ? source.transferRef : (live.transferRef ?? generateTransferRef(now)) })
+    .where(and(eq(transfers.id, live.id), eq(transfers.status, 'Enregistré')))
+    .returning(repo.transferColumns);
+  if (!paid) return { invoiceId: invoice.id, changed: false };
+  await tx
+    .update(technicians)
+    .set({ totalEarningsCents: sql`${technicians.totalEarningsCents} + ${paid.amountCents}` })
+    .where(eq(technicians.id, paid.technicianId));
+  await tx.update(invoices).set({ paidDate: now }).where(eq(invoices.id, invoice.id));
+  await audit(tx, {
+    actorUserId: auth.userId,
+    action: 'transfer.pay',
+    entity: 'transfer',
+    entityId: paid.id,
+    before: { status: live.status },
+    after: { status: paid.status, transferRef: paid.transferRef, amountCents: paid.amountCents, invoiceId: invoice.id, via: source.kind },
+  });
+  return { invoiceId: invoice.id, changed: true };
+}
+
+/**
+ * The refuse transition, inside the caller's transaction: the live "Enregistré" transfer becomes "Refus" and the
+ * invoice goes back to "Facture à soumettre" (the technician submits again). Refusing an Effectué transfer is 409.
+ */
+export async function applyTransferRefusal(tx: DbOrTx, { auth, invoiceId, source = { kind: 'invoice' } }: { auth: AuthContext; invoiceId: string; source?: TransitionSource }) {
+  const invoice = await repo.lockInvoice(tx, invoiceId);
+  if (!invoice) throw new AppError('NOT_FOUND', 'Facture introuvable');
+  const live = await repo.findLiveTransfer(tx, invoice.id);
+  if (live?.status === 'Effectué') throw new AppError('INVALID_TRANSITION', 'Ce virement a déjà été effectué');
+  if (!live) {
+    const latest = await repo.findLatestTransfer(tx, invoice.id);
+    if (latest?.status === 'Refus' && invoice.status === 'Facture à soumettre') return { invoiceId: invoice.id, changed: false };
+    throw new AppError('INVALID_TRANSITION', 'Aucun virement en attente pour cette facture');
+  }
+  if (source.kind === 'batch' && live.id !== source.transferId) throw new AppError('INVALID_TRANSITION', 'Aucun virement en attente pour cette facture');
+  if (source.kind === 'invoice') await assertNotInOpenBatch(tx, live.id);
+  const [refused] = await tx
+    .update(transfers)
+    .set({ status: 'Refus' })
+    .where(and(eq(transfers.id, live.id), eq(transfers.status, 'Enregistré')))
+    .returning({ id: transfers.id });
+  if (!refused) return { invoiceId: invoice.id, changed: false };
+  await tx.update(invoices).set({ status: 'Facture à soumettre' }).where(eq(invoices.id, invoice.id));
+  await audit(tx, {
+    actorUserId: auth.userId,
+    action: 'transfer.refuse',
+    entity: 'transfer',
+    entityId: live.id,
+    before: { status: live.status, invoiceStatus: invoice.status },
+    after: { status: 'Refus', invoiceStatus: 'Facture à soumettre', invoiceId: invoice.id, via: source.kind },
+  });
+  return { invoiceId: invoice.id, changed: true };
+}
+
+async function assertNotInOpenBatch(tx: DbOrTx, transferId: string) {
+  const batch = await repo.findOpenBatchOfTransfer(tx, transferId);
+  if (batch) {
+    throw new AppError(
+      'INVALID_TRANSITION',
+      `Ce virement fait partie du lot de virements ${batch.reference}, envoyé à la banque : marquez le lot payé ou refusez la ligne depuis le lot`,
+    );
+  }
+}
+
+/**
+ * Marquer Payée (Effectué) or Refuser (Refus) the invoice's live transfer, from the invoice card. Paying adds the
+ * amount to the technician's total earnings exactly once.
  */
 export async function updateTransferStatus({ db, auth, invoiceId, status }: { db: Db; auth: AuthContext; invoiceId: string; status: 'Effectué' | 'Refus' }) {
   return db.transaction(async (tx) => {
-    const invoice = await repo.lockInvoice(tx, invoiceId);
-    if (!invoice) throw new AppError('NOT_FOUND', 'Facture introuvable');
-    const live = await repo.findLiveTransfer(tx, invoice.id);
-
-    if (status === 'Effectué') {
-      if (live?.status === 'Effectué') return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
-      if (!live) throw new AppError('INVALID_TRANSITION', 'Aucun virement en attente pour cette facture');
-      const now = new Date();
-      const [paid] = await tx
-        .update(transfers)
-        .set({ status: 'Effectué', transferDate: now, transferRef: live.transferRef ?? generateTransferRef(now) })
-        .where(and(eq(transfers.id, live.id), eq(transfers.status, 'Enregistré')))
-        .returning(repo.transferColumns);
-      if (!paid) return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
-      await tx
-        .update(technicians)
-        .set({ totalEarningsCents: sql`${technicians.totalEarningsCents} + ${paid.amountCents}` })
-        .where(eq(technicians.id, paid.technicianId));
-      await tx.update(invoices).set({ paidDate: now }).where(eq(invoices.id, invoice.id));
-      await audit(tx, {
-        actorUserId: auth.userId,
-        action: 'transfer.pay',
-        entity: 'transfer',
-        entityId: paid.id,
-        before: { status: live.status },
-        after: { status: paid.status, transferRef: paid.transferRef, amountCents: paid.amountCents, invoiceId: invoice.id },
-      });
-      return { invoice: await adminInvoiceById(tx, invoice.id), changed: true };
-    }
-
-    if (live?.status === 'Effectué') throw new AppError('INVALID_TRANSITION', 'Ce virement a déjà été effectué');
-    if (!live) {
-      const latest = await repo.findLatestTransfer(tx, invoice.id);
-      if (latest?.status === 'Refus' && invoice.status === 'Facture à soumettre') {
-        return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
-      }
-      throw new AppError('INVALID_TRANSITION', 'Aucun virement en attente pour cette facture');
-    }
-    const [refused] = await tx
-      .update(transfers)
-      .set({ status: 'Refus' })
-      .where(and(eq(transfers.id, live.id), eq(transfers.status, 'Enregistré')))
-      .returning({ id: transfers.id });
-    if (!refused) return { invoice: await adminInvoiceById(tx, invoice.id), changed: false };
-    await tx.update(invoices).set({ status: 'Facture à soumettre' }).where(eq(invoices.id, invoice.id));
-    await audit(tx, {
-      actorUserId: auth.userId,
-      action: 'transfer.refuse',
-      entity: 'transfer',
-      entityId: live.id,
-      before: { status: live.status, invoiceStatus: invoice.status },
-      after: { status: 'Refus', invoiceStatus: 'Facture à soumettre', invoiceId: invoice.id },
-    });
-    return { invoice: await adminInvoiceById(tx, invoice.id), changed: true };
+    const result = status === 'Effectué' ? await applyTransferPayment(tx, { auth, invoiceId }) : await applyTransferRefusal(tx, { auth, invoiceId });
+    return { invoice: await adminInvoiceById(tx, result.invoiceId), changed: result.changed };
   });
 }
 

@@ -1,4 +1,4 @@
-import { Archive, CheckCircle2, Download, FileText, Pencil, XCircle } from 'lucide-react';
+import { Archive, CheckCircle2, Download, FileText, Landmark, Pencil, XCircle } from 'lucide-react';
 import type { AdminInvoice } from '@maillon/common/schemas/money';
 import { formatDate, formatEuros } from '@maillon/common/format';
 import { Badge } from '@/components/ui/badge';
@@ -9,6 +9,7 @@ import { cn } from '@/lib/cn';
 import { useArchiveInvoice } from '../api/archive-invoice';
 import { fiscalReceiptUrl, invoiceFileUrl } from '../api/invoice-links';
 import { useUpdateTransferStatus } from '../api/update-transfer-status';
+import { EInvoiceDetails } from './e-invoice-details';
 
 const STATUS_VARIANTS: Record<string, 'info' | 'warning' | 'secondary' | 'success'> = {
   'Mission à réaliser': 'info',
@@ -40,6 +41,8 @@ export function AdminInvoiceCard({ invoice, onEdit }: { invoice: AdminInvoice; o
   const archive = useArchiveInvoice();
   const transfer = invoice.latestTransfer;
   const waitingTransfer = transfer?.status === 'Enregistré';
+  // A transfer in a SEPA batch sent to the bank is paid or refused from the batch, never here.
+  const inBatch = waitingTransfer && invoice.payoutBatchReference !== null;
   const paid = transfer?.status === 'Effectué';
   const canArchive = invoice.status !== 'Terminé' && invoice.status !== 'Mission à terminer' && !waitingTransfer;
   const title = invoice.reference;
@@ -107,6 +110,8 @@ export function AdminInvoiceCard({ invoice, onEdit }: { invoice: AdminInvoice; o
         <Amount label="Progression" value={formatProgression(invoice.progression)} />
       </dl>
 
+      {invoice.fileFormat ? <EInvoiceDetails format={invoice.fileFormat} eInvoice={invoice.eInvoice} /> : null}
+
       <div className="mt-4 flex flex-wrap gap-2 border-t pt-4">
         <Button variant="outline" size="sm" onClick={onEdit}>
           <Pencil aria-hidden="true" /> Modifier
@@ -126,7 +131,12 @@ export function AdminInvoiceCard({ invoice, onEdit }: { invoice: AdminInvoice; o
           </a>
         ) : null}
         <div className="ml-auto flex flex-wrap gap-2">
-          {waitingTransfer ? (
+          {inBatch ? (
+            <p className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Landmark aria-hidden="true" className="size-4" /> Dans le lot de virements {invoice.payoutBatchReference} : à payer depuis « Virements SEPA »
+            </p>
+          ) : null}
+          {waitingTransfer && !inBatch ? (
             <>
               <ConfirmDialog
                 trigger={

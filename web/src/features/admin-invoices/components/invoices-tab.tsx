@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Download, ReceiptText } from 'lucide-react';
 import { INVOICE_CHIPS, type AdminInvoice, type InvoiceChip } from '@maillon/common/schemas/money';
 import { PageHeader } from '@/components/layout/dashboard-shell';
@@ -17,7 +17,8 @@ import { EditInvoiceDialog } from './edit-invoice-dialog';
 
 type ChipValue = InvoiceChip | 'all';
 
-export function InvoicesTab() {
+/** `toolbar`: what the app puts under the heading (the switch to the SEPA batches and the statements). */
+export function InvoicesTab({ toolbar }: { toolbar?: ReactNode }) {
   const [technicianId, setTechnicianId] = useState('');
   const [searchText, setSearchText] = useState('');
   const [chip, setChip] = useState<ChipValue>('all');
@@ -55,6 +56,7 @@ export function InvoicesTab() {
           </a>
         }
       />
+      {toolbar}
 
       <form role="search" aria-label="Filtrer les factures" className="mb-4 grid grid-cols-[18rem_1fr] gap-3" onSubmit={(e) => e.preventDefault()}>
         <Field id="invoices-technician" label="Technicien">

@@ -11,6 +11,7 @@ import { useTechnicianInvoices } from '../api/get-invoices';
 import { useTechnicianTransfers } from '../api/get-transfers';
 import { InvoiceCard } from './invoice-card';
 import { RevenueTotals } from './revenue-totals';
+import { StatementsCard } from './statements-card';
 import { TransferCard } from './transfer-card';
 
 // The submission form (react-hook-form, zod, the Radix dialog) loads when a technician opens it (decision 017).
@@ -97,6 +98,9 @@ export function RevenueTab({ technician }: TechnicianTabProps) {
           </h2>
           <TransferList technicianId={technician.id} />
         </section>
+      </div>
+      <div className="mt-8">
+        <StatementsCard technicianId={technician.id} />
       </div>
       {dialogMounted ? (
         <Suspense fallback={null}>

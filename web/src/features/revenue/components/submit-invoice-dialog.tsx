@@ -10,6 +10,7 @@ import {
   type SubmitInvoiceForm,
 } from '@maillon/common/schemas/invoice-submission';
 import type { TechnicianInvoice } from '@maillon/common/schemas/money';
+import type { InvoiceInspection } from '@maillon/common/schemas/e-invoice';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -19,9 +20,18 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import '@/lib/zod-locale';
+import { useInspectInvoice } from '../api/inspect-invoice';
 import { useSubmitInvoice } from '../api/submit-invoice';
+import { InspectionPanel } from './inspection-panel';
 
 const FAILURE = 'Impossible de soumettre la facture. Veuillez réessayer.';
+
+/** What differs, as the server says it (every failed check). */
+const refusal = (inspection: InvoiceInspection) =>
+  inspection.checks
+    .filter((c) => !c.ok)
+    .map((c) => c.message)
+    .join(' · ') || inspection.summary;
 
 /** A PDF starts with "%PDF-": checked from the bytes, like the server does. */
 async function isPdf(file: File): Promise<boolean> {
@@ -59,8 +69,10 @@ function SubmitInvoiceFormBody({
   onDone: () => void;
 }) {
   const submit = useSubmitInvoice(technicianId);
+  const inspect = useInspectInvoice();
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
+  const [inspection, setInspection] = useState<InvoiceInspection | null>(null);
   const form = useForm<SubmitInvoiceForm>({
     resolver: zodResolver(submitInvoiceFormSchema),
     defaultValues: { reference: '', certified: false },
@@ -75,14 +87,26 @@ function SubmitInvoiceFormBody({
     return undefined;
   };
 
+  /** What the server reads in the chosen PDF: a Factur-X invoice pre-fills the reference and is checked at once. */
   const onFileChange = async (candidate: File | null) => {
     setFile(candidate);
-    setFileError(candidate ? await checkFile(candidate) : undefined);
+    setInspection(null);
+    const problem = candidate ? await checkFile(candidate) : undefined;
+    setFileError(problem);
+    if (!candidate || problem) return;
+    try {
+      const result = await inspect.mutateAsync({ invoiceId: invoice.id, file: candidate });
+      setInspection(result);
+      if (result.suggestedReference) form.setValue('reference', result.suggestedReference, { shouldValidate: true, shouldDirty: true });
+      if (!result.accepted) setFileError(refusal(result));
+    } catch (error) {
+      setFileError(error instanceof ApiError && error.userMessage ? error.userMessage : 'Impossible de lire cette facture. Veuillez réessayer.');
+    }
   };
 
   const onSubmit = form.handleSubmit(
     async (values) => {
-      const problem = await checkFile(file);
+      const problem = (await checkFile(file)) ?? (inspection && !inspection.accepted ? refusal(inspection) : undefined);
       setFileError(problem);
       if (problem || !file) return;
       try {
@@ -122,7 +146,7 @@ function SubmitInvoiceFormBody({
         <Input autoComplete="off" maxLength={INVOICE_REFERENCE_MAX} placeholder="FAC-2026-001" {...form.register('reference')} />
       </Field>
 
-      <Field id="invoice-file" label="Facture (PDF)" required error={fileError} hint="PDF uniquement, 10 Mo au maximum.">
+      <Field id="invoice-file" label="Facture (PDF)" required error={fileError} hint="PDF ou Factur-X, 10 Mo au maximum : une facture Factur-X est lue et vérifiée dès son choix.">
         <Input
           type="file"
           accept="application/pdf,.pdf"
@@ -130,6 +154,7 @@ function SubmitInvoiceFormBody({
           onChange={(e) => void onFileChange(e.target.files?.[0] ?? null)}
         />
       </Field>
+      <InspectionPanel pending={inspect.isPending} inspection={inspection} />
 
       <div className="grid gap-1.5">
         <div className="flex items-start gap-3">
@@ -163,7 +188,7 @@ function SubmitInvoiceFormBody({
         <Button type="button" variant="outline" size="lg" onClick={onDone}>
           Annuler
         </Button>
-        <Button type="submit" size="lg" loading={isSubmitting}>
+        <Button type="submit" size="lg" loading={isSubmitting} disabled={inspect.isPending}>
           {isSubmitting ? 'Envoi...' : 'Envoyer la facture'}
         </Button>
       </DialogFooter>
