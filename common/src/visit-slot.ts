@@ -27,6 +27,14 @@ export const VISIT_SLOT_MESSAGES = {
   windowWithoutDate: 'Choisissez d’abord une date de passage',
 } as const;
 
+/** The site contact's proposal of another date (public page /rdv/:token). */
+export const SITE_PROPOSAL_MESSAGES = {
+  dateRequired: 'Choisissez la date que vous proposez',
+  pastDate: 'Choisissez une date à venir',
+  tooFar: 'Choisissez une date dans les 12 prochains mois',
+  messageTooLong: `Le message doit contenir au plus ${SITE_MESSAGE_MAX} caractères`,
+} as const;
+
 /** A visit slot as the API carries it: day "YYYY-MM-DD", window, and its times (HH:MM, null for a whole day). */
 export interface VisitSlot {
   date: string;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { SITE_MESSAGE_MAX, TIME_PATTERN, VISIT_SLOT_MESSAGES, VISIT_WINDOWS, type VisitWindow } from '../visit-slot';
+import { SITE_MESSAGE_MAX, SITE_PROPOSAL_MESSAGES, TIME_PATTERN, VISIT_SLOT_MESSAGES, VISIT_WINDOWS, type VisitWindow } from '../visit-slot';
+
+export { SITE_PROPOSAL_MESSAGES };
 
 /** Appointments (issue 19): the site contact's link, the technician's answer, the calendar feed. */
 
@@ -82,13 +84,6 @@ export const siteVisitSchema = z.object({
   proposal: z.object({ slot: visitSlotSchema, message: z.string().nullable() }).nullable(),
 });
 export type SiteVisit = z.infer<typeof siteVisitSchema>;
-
-export const SITE_PROPOSAL_MESSAGES = {
-  dateRequired: 'Choisissez la date que vous proposez',
-  pastDate: 'Choisissez une date à venir',
-  tooFar: 'Choisissez une date dans les 12 prochains mois',
-  messageTooLong: `Le message doit contenir au plus ${SITE_MESSAGE_MAX} caractères`,
-} as const;
 
 export const siteProposalRequestSchema = z
   .object({

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { applicationWorkSchema, missionProgressSchema } from '@maillon/common/schemas/field-work';
 import { calendarFeedSchema, siteVisitSchema, SITE_PROPOSAL_MESSAGES } from '@maillon/common/schemas/appointments';
 import { VISIT_SLOT_MESSAGES } from '@maillon/common/visit-slot';
-import { applications, emailAttachments, emailOutbox, missionBatches, missions, technicianMissionData, visitAppointments, visitLinks } from '../../db/schema';
+import { applications, emailAttachments, emailOutbox, missionBatches, missions, technicianMissionData, users, visitAppointments, visitLinks } from '../../db/schema';
 import { recruitApplication } from '../lifecycle/lifecycle.service';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 import { longestLineOctets, parseIcs } from '../../../test/ics';
@@ -516,6 +516,16 @@ describe('the technician’s private calendar feed', () => {
     expect(old.json()).toEqual({ message: 'Agenda introuvable', code: 'NOT_FOUND' });
     expect((await ctx.app.inject({ method: 'GET', url: new URL(regenerated.url!).pathname, remoteAddress: '192.0.2.50' })).statusCode).toBe(200);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/calendar/inconnu.ics', remoteAddress: '192.0.2.50' })).statusCode).toBe(404);
+  });
+
+  it('stops answering for a deactivated account', async () => {
+    const other = await createTechnician(ctx.db, { firstName: 'Chloé' });
+    const cookie = await login(ctx.app, other.technician.email);
+    const feed = calendarFeedSchema.parse((await as(ctx.app, cookie)({ method: 'POST', url: feedUrl(other.technician.id) })).json());
+    const path = new URL(feed.url!).pathname;
+    expect((await ctx.app.inject({ method: 'GET', url: path, remoteAddress: '192.0.2.51' })).statusCode).toBe(200);
+    await ctx.db.update(users).set({ isActive: false }).where(eq(users.id, other.user.id));
+    expect((await ctx.app.inject({ method: 'GET', url: path, remoteAddress: '192.0.2.51' })).statusCode).toBe(404);
   });
 });
 
