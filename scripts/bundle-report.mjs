@@ -19,6 +19,7 @@ const SCREENS = [
   publicPage('register', 'technician', 'src/app/routes/technician/register.tsx'),
   publicPage('reset password', 'technician', 'src/app/routes/technician/reset-password.tsx'),
   publicPage('admin login', 'admin', 'src/app/routes/admin/login.tsx'),
+  publicPage('site visit link', 'technician', 'src/app/routes/site-visit.tsx'),
   // The register and reset-password pages ask for their form right after their heading and text have shown: shown,
   // not budgeted.
   { name: 'register page with its form', side: 'technician', budget: null, load: ['src/features/onboarding/components/registration-form.tsx'] },

@@ -11,6 +11,7 @@ import { useFrenchZodMessages } from '@maillon/common/zod-fr';
 import { UPLOAD_MAX_BYTES } from '@maillon/common/constants';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { requestLogSerializer } from './lib/log-redaction';
 import { openStorage } from './lib/storage';
 import type { ObjectStorage } from './lib/storage/object-storage';
 import { accessPlugin } from './plugins/access';
@@ -55,7 +56,9 @@ function webDistDir(config: Config): string | null {
 
 export async function buildApp({ config, db, storage, serveWeb = false, logger }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(logger ? { loggerInstance: logger } : { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL } }),
+    ...(logger
+      ? { loggerInstance: logger }
+      : { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, serializers: { req: requestLogSerializer } } }),
     // Only behind a known proxy: otherwise X-Forwarded-For would let a client dodge the per-IP rate limits.
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 2 * 1024 * 1024,

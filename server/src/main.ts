@@ -2,6 +2,7 @@ import pino from 'pino';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { buildApp } from './app';
+import { requestLogSerializer } from './lib/log-redaction';
 import { ensureAdmin } from './modules/auth/auth.service';
 import { DEMO_ADMIN, seedDemoIfEmpty } from './db/seed/demo';
 import { Scheduler } from './lib/scheduler';
@@ -16,7 +17,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   // One JSON line per event, start-up included (the requests' lines carry their requestId).
-  const log = pino({ level: config.LOG_LEVEL });
+  // Request lines keep the path without the secret tokens some addresses carry (lib/log-redaction.ts).
+  const log = pino({
+    level: config.LOG_LEVEL,
+    serializers: { req: requestLogSerializer, res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }), err: pino.stdSerializers.err },
+  });
   const database = openDatabase(config);
   await database.migrate();
   const db = database.db;

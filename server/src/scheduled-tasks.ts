@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { sweepOrphanFiles } from './lib/files';
 import { processOutbox } from './lib/outbox';
 import type { ScheduledTask } from './lib/scheduler';
+import { sweepStaleInvitations } from './modules/appointments/appointments.service';
+import { sendDeadlineDigest, sendEveOfVisitReminders } from './modules/appointments/reminders.service';
 import { purgeExpiredSessions } from './modules/auth/auth.service';
 
 const MINUTE = 60_000;
@@ -34,5 +36,9 @@ export function scheduledTasks(app: FastifyInstance): ScheduledTask[] {
         if (removed > 0) app.log.info(`${removed} fichier(s) orphelin(s) supprimé(s) du stockage`);
       },
     },
+    // Appointments (decision 022): reminders the eve of visits, the admin's digest of lots due, cancellations to send.
+    { name: 'visit-reminders', schedule: { dailyAt: '17:00' }, leaseMs: 30 * MINUTE, run: () => sendEveOfVisitReminders(app.db, app.config) },
+    { name: 'deadline-digest', schedule: { dailyAt: '08:00' }, leaseMs: 30 * MINUTE, run: () => sendDeadlineDigest(app.db, app.config) },
+    { name: 'visit-cancellations', schedule: { everyMs: MINUTE }, leaseMs: 10 * MINUTE, run: () => sweepStaleInvitations(app.db, app.config) },
   ];
 }

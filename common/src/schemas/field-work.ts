@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { APPLICATION_STATUSES } from '../enums';
 import { VISIT_DATE_REQUIRED, NO_SITE_EMAIL, TECHNICIAN_INFO_MISSING, ADDRESS_MISSING, ALL_DEVICES_REQUIRED, TECHNICIAN_COMMENT_MAX } from '../field-work-rules';
+import { VISIT_WINDOWS } from '../visit-slot';
+import { checkWindowTimes, timeField, visitAppointmentSchema, visitWindowField } from './appointments';
 
 /** Recruited field work: the lot's devices, progress, client notification, distances and route sorting (spec 01 §2, §7). */
 
@@ -31,16 +33,31 @@ const technicianCommentsField = z
   .max(TECHNICIAN_COMMENT_MAX, `Le commentaire doit contenir au plus ${TECHNICIAN_COMMENT_MAX} caractères`)
   .nullable();
 
+/**
+ * The optional time window of the planned visit (issue 19): matin, après-midi or a range HH:MM–HH:MM. Absent: the
+ * saved window is kept; null: a whole day. A range needs both times.
+ */
+const visitWindowFields = {
+  visitWindow: visitWindowField.nullable().optional(),
+  visitStartTime: timeField.nullable().optional(),
+  visitEndTime: timeField.nullable().optional(),
+};
+const WINDOW_FIELD_NAMES = { window: 'visitWindow', startTime: 'visitStartTime', endTime: 'visitEndTime' };
+const hasProgressData = (body: { plannedVisitDate?: unknown; isCompleted?: unknown; technicianComments?: unknown; visitWindow?: unknown }) =>
+  body.plannedVisitDate !== undefined || body.isCompleted !== undefined || body.technicianComments !== undefined || body.visitWindow !== undefined;
+
 /** What a technician may change on its progress record (the admin comment has its own route). */
 export const progressPatchSchema = z
   .object({
     plannedVisitDate: visitDateField.nullable().optional(),
+    ...visitWindowFields,
     isCompleted: z.boolean({ error: 'Valeur Effectué / À faire invalide' }).optional(),
     technicianComments: technicianCommentsField.optional(),
   })
-  .refine((body) => body.plannedVisitDate !== undefined || body.isCompleted !== undefined || body.technicianComments !== undefined, {
-    message: 'Aucune donnée à enregistrer',
-  });
+  .refine(hasProgressData, { message: 'Aucune donnée à enregistrer' })
+  .superRefine((body, context) =>
+    checkWindowTimes({ window: body.visitWindow, startTime: body.visitStartTime, endTime: body.visitEndTime }, context, WINDOW_FIELD_NAMES),
+  );
 export type ProgressPatch = z.infer<typeof progressPatchSchema>;
 
 export const createProgressRequestSchema = z
@@ -48,12 +65,14 @@ export const createProgressRequestSchema = z
     missionId: missionIdField,
     technicianId: technicianIdField,
     plannedVisitDate: visitDateField.nullable().optional(),
+    ...visitWindowFields,
     isCompleted: z.boolean({ error: 'Valeur Effectué / À faire invalide' }).optional(),
     technicianComments: technicianCommentsField.optional(),
   })
-  .refine((body) => body.plannedVisitDate !== undefined || body.isCompleted !== undefined || body.technicianComments !== undefined, {
-    message: 'Aucune donnée à enregistrer',
-  });
+  .refine(hasProgressData, { message: 'Aucune donnée à enregistrer' })
+  .superRefine((body, context) =>
+    checkWindowTimes({ window: body.visitWindow, startTime: body.visitStartTime, endTime: body.visitEndTime }, context, WINDOW_FIELD_NAMES),
+  );
 export type CreateProgressRequest = z.infer<typeof createProgressRequestSchema>;
 
 export const adminCommentRequestSchema = z.object({
@@ -70,6 +89,10 @@ export const missionProgressSchema = z.object({
   missionId: z.string().uuid(),
   technicianId: z.string().uuid(),
   plannedVisitDate: z.string().nullable(),
+  /** The time window of the visit (null: the whole day) and its hours HH:MM. */
+  visitWindow: z.enum(VISIT_WINDOWS).nullable(),
+  visitStartTime: z.string().nullable(),
+  visitEndTime: z.string().nullable(),
   isCompleted: z.boolean(),
   technicianComments: z.string().nullable(),
   adminComments: z.string().nullable(),
@@ -96,6 +119,8 @@ export const workMissionSchema = z.object({
   longitude: z.number().nullable(),
   completionLink: z.string().nullable(),
   progress: missionProgressSchema,
+  /** The site's side of the visit: invitation, confirmation or proposal (issue 19); null until the site is invited. */
+  appointment: visitAppointmentSchema.nullable(),
 });
 export type WorkMission = z.infer<typeof workMissionSchema>;
 
@@ -185,6 +210,8 @@ export const clientNotificationRequestSchema = z.object({
   missionId: missionIdField,
   technicianId: technicianIdField,
   visitDate: z.preprocess((v) => (v === '' ? undefined : v), visitDateField.optional()),
+  /** When sent, the window must be the saved one (as the date). */
+  ...visitWindowFields,
 });
 export type ClientNotificationRequest = z.infer<typeof clientNotificationRequestSchema>;
 

@@ -52,6 +52,13 @@ export const outboxEmailSchema = z.object({
 });
 export type OutboxEmail = z.infer<typeof outboxEmailSchema>;
 
+/** GET /api/admin/settings/emails/{id}: one e-mail with its text (password-reset links masked) and its attachments. */
+export const outboxEmailDetailSchema = outboxEmailSchema.extend({
+  text: z.string(),
+  attachments: z.array(z.object({ fileName: z.string(), contentType: z.string(), disposition: z.string() })),
+});
+export type OutboxEmailDetail = z.infer<typeof outboxEmailDetailSchema>;
+
 /** GET /api/admin/audit: one sensitive admin action, newest first. */
 export const auditEntrySchema = z.object({
   id: z.string().uuid(),

@@ -5,6 +5,7 @@ import { adminMissionsRoutes } from './admin-missions/admin-missions.routes';
 import { adminShipmentsRoutes } from './admin-shipments/admin-shipments.routes';
 import { adminTechniciansRoutes } from './admin-technicians/admin-technicians.routes';
 import { applicationsRoutes } from './applications/applications.routes';
+import { appointmentsRoutes } from './appointments/appointments.routes';
 import { authRoutes } from './auth/auth.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { fieldWorkRoutes } from './field-work/field-work.routes';
@@ -38,4 +39,5 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   statementsRoutes,
   adminMissionsRoutes,
   settingsRoutes,
+  appointmentsRoutes,
 ];

@@ -72,6 +72,10 @@ export const OWNERSHIP: Record<string, OwnerRule> = {
   'PATCH /api/technicians/:id/relay-point': param('technician'),
   'POST /api/technicians/:id/upload-cv': param('technician'),
   'POST /api/technicians/:id/upload-identity': param('technician'),
+  'GET /api/technicians/:id/calendar-feed': param('technician'),
+  'POST /api/technicians/:id/calendar-feed': param('technician'),
+  'POST /api/technician-mission-data/:missionId/:technicianId/site-proposal/accept': param('technician', 'technicianId'),
+  'POST /api/technician-mission-data/:missionId/:technicianId/site-proposal/refuse': param('technician', 'technicianId'),
 };
 
 export function ownershipRule(method: string, url: string): OwnerRule | undefined {

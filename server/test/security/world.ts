@@ -3,11 +3,44 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client';
-import { applications, jobs, learningResources, missionBatches, missions, payoutBatchLines, payoutBatches, resourceViews, shipments, storedFiles, technicianMissionData, transfers } from '../../src/db/schema';
+import {
+  applications,
+  calendarFeeds,
+  emailOutbox,
+  jobs,
+  learningResources,
+  missionBatches,
+  missions,
+  payoutBatchLines,
+  payoutBatches,
+  resourceViews,
+  shipments,
+  storedFiles,
+  technicianMissionData,
+  transfers,
+  visitAppointments,
+  visitLinks,
+} from '../../src/db/schema';
+import { hashToken, randomToken } from '../../src/lib/passwords';
 import { recruitApplication } from '../../src/modules/lifecycle/lifecycle.service';
 import { createAdmin, createTechnician } from '../helpers';
 
-export type EntityKind = 'technician' | 'user' | 'application' | 'invoice' | 'shipment' | 'file' | 'mission' | 'batch' | 'resource' | 'job' | 'payoutBatch' | 'payoutLine';
+export type EntityKind =
+  | 'technician'
+  | 'user'
+  | 'application'
+  | 'invoice'
+  | 'shipment'
+  | 'file'
+  | 'mission'
+  | 'batch'
+  | 'resource'
+  | 'job'
+  | 'payoutBatch'
+  | 'payoutLine'
+  | 'email'
+  | 'siteToken'
+  | 'feedToken';
 export type Ids = Record<EntityKind, string>;
 
 export interface World {
@@ -37,7 +70,21 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     .returning();
   const [application] = await db.insert(applications).values({ batchId: lot!.id, technicianId: technician.id }).returning();
   await db.transaction((tx) => recruitApplication(tx, { applicationId: application!.id }));
-  await db.insert(technicianMissionData).values({ missionId: mission!.id, technicianId: technician.id, plannedVisitDate: new Date() });
+  const [progress] = await db
+    .insert(technicianMissionData)
+    .values({ missionId: mission!.id, technicianId: technician.id, plannedVisitDate: new Date(Date.now() + 3 * 86_400_000) })
+    .returning();
+  // The site's link (an invitation out) and the technician's calendar feed, with their tokens (issue 19).
+  const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const [appointment] = await db
+    .insert(visitAppointments)
+    .values({ missionId: mission!.id, technicianId: technician.id, uid: progress!.id, siteEmail: 'site@exemple.fr', invitedAt: new Date(), invitedDate: day })
+    .returning();
+  const siteToken = randomToken();
+  await db.insert(visitLinks).values({ tokenHash: hashToken(siteToken), appointmentId: appointment!.id, expiresAt: new Date(Date.now() + 5 * 86_400_000) });
+  const feedToken = randomToken();
+  await db.insert(calendarFeeds).values({ technicianId: technician.id, tokenHash: hashToken(feedToken) });
+  const [email] = await db.insert(emailOutbox).values({ kind: 'client-notification', to: 'site@exemple.fr', subject: `Visite ${label}`, text: 'Bonjour' }).returning();
   const [invoice] = await db.execute<{ id: string }>(sql`select id from invoices where batch_id = ${lot!.id}`).then((r) => r.rows);
   const [shipment] = await db.insert(shipments).values({ batchId: lot!.id, technicianId: technician.id, status: 'in_transit', trackingNumber: 'MR1' }).returning();
   const storageKey = `cv/${crypto.randomUUID()}.pdf`;
@@ -60,6 +107,9 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     job: jobId,
     payoutBatch: payout.batch,
     payoutLine: payout.line,
+    email: email!.id,
+    siteToken,
+    feedToken,
   };
   return { email: technician.email, ids };
 }
@@ -120,11 +170,13 @@ const SEGMENT_KIND: Record<string, EntityKind> = {
   'learning-resources': 'resource',
   jobs: 'job',
   'payout-batches': 'payoutBatch',
+  emails: 'email',
 };
 const NAME_KIND: Record<string, EntityKind> = { missionId: 'mission', technicianId: 'technician', invoiceId: 'invoice', batchId: 'batch', lineId: 'payoutLine' };
 
 /** Which kind of record a path parameter names, from its name or the path segment before it. */
 export function paramKind(url: string, param: string): EntityKind | undefined {
+  if (param === 'token') return url.startsWith('/api/calendar/') ? 'feedToken' : 'siteToken';
   if (NAME_KIND[param]) return NAME_KIND[param];
   const segments = url.split('/');
   const index = segments.indexOf(`:${param}`);

@@ -3,6 +3,8 @@ import type { AdminTab, TechnicianTab } from '@maillon/common/enums';
 /** Every app path in one typed object. */
 export const paths = {
   home: { path: '/', getHref: () => '/' },
+  /** The site contact's page behind the e-mailed link (issue 19). */
+  siteVisit: { path: '/rdv/:token', getHref: (token: string) => `/rdv/${token}` },
   technician: {
     login: { path: '/technician/login', getHref: () => '/technician/login' },
     register: { path: '/technician/register', getHref: () => '/technician/register' },

@@ -3,3 +3,4 @@ export * from './missions';
 export * from './work';
 export * from './money';
 export * from './operations';
+export * from './appointments';

@@ -105,6 +105,10 @@ export const technicianMissionData = pgTable(
       .notNull()
       .references(() => technicians.id, { onDelete: 'cascade' }),
     plannedVisitDate: timestamp({ withTimezone: true }),
+    /** Time window of the planned visit (issue 19): morning, afternoon or range; null = the whole day. HH:MM times. */
+    visitWindow: text(),
+    visitStartTime: text(),
+    visitEndTime: text(),
     isCompleted: boolean().notNull().default(false),
     technicianComments: text(),
     adminComments: text(),
@@ -116,6 +120,12 @@ export const technicianMissionData = pgTable(
   (t) => [
     unique('technician_mission_data_unique').on(t.missionId, t.technicianId),
     index('technician_mission_data_technician_idx').on(t.technicianId),
+    check(
+      'technician_mission_data_visit_window_check',
+      sql`(${t.visitWindow} is null and ${t.visitStartTime} is null and ${t.visitEndTime} is null) or (${t.visitWindow} in ('morning', 'afternoon', 'range') and ${t.visitStartTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and ${t.visitEndTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and ${t.visitStartTime} < ${t.visitEndTime})`,
+    ),
+    // The eve-of-visit reminders read tomorrow's visits.
+    index('technician_mission_data_planned_idx').on(t.plannedVisitDate).where(sql`${t.plannedVisitDate} is not null and not ${t.isCompleted}`),
   ],
 );
 

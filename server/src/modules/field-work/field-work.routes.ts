@@ -21,6 +21,7 @@ import {
 } from '@maillon/common/schemas/field-work';
 import { pageQuery, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
+import { publicOrigin } from '../appointments/appointments.service';
 import * as service from './field-work.service';
 
 const idParams = z.object({ id: z.string().uuid('Identifiant invalide') });
@@ -37,13 +38,13 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/applications/:id/complete',
     { config: { access: 'technician-or-admin' }, schema: { params: idParams, response: { 200: applicationTransitionSchema } } },
-    async (request) => service.completeApplication(app.db, { auth: requireAuth(request), applicationId: request.params.id }),
+    async (request) => service.completeApplication(app.db, app.config, { auth: requireAuth(request), applicationId: request.params.id }),
   );
 
   app.patch(
     '/api/applications/:id/cancel',
     { config: { access: 'technician' }, schema: { params: idParams, response: { 200: applicationTransitionSchema } } },
-    async (request) => service.cancelOwnApplication(app.db, { auth: requireAuth(request), applicationId: request.params.id }),
+    async (request) => service.cancelOwnApplication(app.db, app.config, { auth: requireAuth(request), applicationId: request.params.id }),
   );
 
   app.post(
@@ -91,7 +92,7 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/technician-mission-data/:missionId/:technicianId',
     { config: { access: 'technician-or-admin' }, schema: { params: progressParams, body: progressPatchSchema, response: { 200: missionProgressSchema } } },
-    async (request) => service.updateMissionProgress(app.db, { auth: requireAuth(request), ...request.params, patch: request.body }),
+    async (request) => service.updateMissionProgress(app.db, app.config, { auth: requireAuth(request), ...request.params, patch: request.body }),
   );
 
   app.post(
@@ -99,7 +100,7 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'technician-or-admin' }, schema: { body: createProgressRequestSchema, response: { 200: missionProgressSchema } } },
     async (request) => {
       const { missionId, technicianId, ...patch } = request.body;
-      return service.updateMissionProgress(app.db, { auth: requireAuth(request), missionId, technicianId, patch });
+      return service.updateMissionProgress(app.db, app.config, { auth: requireAuth(request), missionId, technicianId, patch });
     },
   );
 
@@ -118,7 +119,12 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/emails/client-notification',
     { config: { access: 'technician-or-admin' }, schema: { body: clientNotificationRequestSchema, response: { 200: clientNotificationResponseSchema } } },
-    async (request) => service.notifyClient(app.db, app.config, { auth: requireAuth(request), ...request.body }),
+    async (request) =>
+      service.notifyClient(app.db, app.config, {
+        auth: requireAuth(request),
+        ...request.body,
+        origin: publicOrigin(app.config, `${request.protocol}://${request.host}`),
+      }),
   );
 
   app.post(

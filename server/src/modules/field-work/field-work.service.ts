@@ -1,4 +1,4 @@
-import { centsToEuros, formatDate } from '@maillon/common/format';
+import { centsToEuros } from '@maillon/common/format';
 import type { ApplicationStatus } from '@maillon/common/enums';
 import {
   ADDRESS_MISSING,
@@ -19,14 +19,22 @@ import {
   type TechnicianLotComment,
   type WorkMission,
 } from '@maillon/common/schemas/field-work';
+import { VISIT_SLOT_MESSAGES, VISIT_WINDOW_TIMES, type VisitWindow } from '@maillon/common/visit-slot';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { geocode, planRoundTrip, tourLength, travelLeg, travelMatrix, type GeoPoint } from '../../lib/geo';
-import { enqueueEmail } from '../../lib/outbox';
 import { pageTotal } from '../../lib/pagination';
 import { enforceRateLimit } from '../../lib/rate-limit';
+import {
+  applyPlannedSlotChange,
+  cancelStaleInvitations,
+  listVisitAppointments,
+  sendVisitInvitation,
+  type MailConfig,
+} from '../appointments/appointments.service';
+import { slotOf } from '../appointments/visit-time';
 import type { AuthContext } from '../auth/auth.service';
 import {
   cancelApplication,
@@ -40,6 +48,7 @@ import * as repo from './field-work.repository';
 const NOT_FOUND_APPLICATION = 'Candidature introuvable';
 const NOT_FOUND_MISSION = 'Mission introuvable';
 const LOT_FINISHED = 'Cette mission est terminée : elle ne peut plus être modifiée';
+const VISIT_SLOT_SAVE_FIRST = 'Veuillez d’abord sauvegarder le créneau de passage';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 const isAdmin = (auth: AuthContext) => auth.role === 'admin';
@@ -56,6 +65,9 @@ function toProgress(missionId: string, technicianId: string, row: ProgressFields
     missionId,
     technicianId,
     plannedVisitDate: iso(row?.plannedVisitDate),
+    visitWindow: row?.plannedVisitDate ? ((row.visitWindow as VisitWindow | null | undefined) ?? null) : null,
+    visitStartTime: row?.plannedVisitDate && row.visitWindow ? (row.visitStartTime ?? null) : null,
+    visitEndTime: row?.plannedVisitDate && row.visitWindow ? (row.visitEndTime ?? null) : null,
     isCompleted: row?.isCompleted ?? false,
     technicianComments: row?.technicianComments ?? null,
     adminComments: row?.adminComments ?? null,
@@ -64,7 +76,7 @@ function toProgress(missionId: string, technicianId: string, row: ProgressFields
   };
 }
 
-function toWorkMission(row: repo.LotMissionRow, technicianId: string): WorkMission {
+function toWorkMission(row: repo.LotMissionRow, technicianId: string, appointment: WorkMission['appointment']): WorkMission {
   return {
     id: row.id,
     title: row.title,
@@ -83,12 +95,16 @@ function toWorkMission(row: repo.LotMissionRow, technicianId: string): WorkMissi
     completionLink: row.completionLink,
     progress: toProgress(row.id, technicianId, {
       plannedVisitDate: row.plannedVisitDate,
+      visitWindow: row.visitWindow,
+      visitStartTime: row.visitStartTime,
+      visitEndTime: row.visitEndTime,
       isCompleted: row.isCompleted ?? false,
       technicianComments: row.technicianComments,
       adminComments: row.adminComments,
       routePosition: row.routePosition,
       updatedAt: row.progressUpdatedAt,
     }),
+    appointment,
   };
 }
 
@@ -112,7 +128,15 @@ export async function listRecruitedMissions(db: Db, { auth, unbatched, limit, of
   const technicianId = auth.technicianId;
   if (!technicianId || unbatched) return { items: [], total: 0 };
   const rows = await repo.listRecruitedMissions(db, { technicianId, ...filters, limit, offset });
-  const items = rows.map((row) => ({ ...toWorkMission(row, technicianId), batchId: row.batchId, batchTitle: row.batchTitle, applicationId: row.applicationId }));
+  const batchIds = [...new Set(rows.map((row) => row.batchId))];
+  const perLot = await Promise.all(batchIds.map((batchId) => listVisitAppointments(db, { batchId, technicianId })));
+  const appointments = new Map(perLot.flatMap((map) => [...map]));
+  const items = rows.map((row) => ({
+    ...toWorkMission(row, technicianId, appointments.get(row.id) ?? null),
+    batchId: row.batchId,
+    batchTitle: row.batchTitle,
+    applicationId: row.applicationId,
+  }));
   return { items, total: await pageTotal(rows, offset, () => repo.countRecruitedMissions(db, { technicianId, ...filters })) };
 }
 
@@ -131,12 +155,13 @@ async function loadWorkApplication(db: Db, auth: AuthContext, applicationId: str
 export async function getApplicationWork(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<ApplicationWork> {
   const application = await loadWorkApplication(db, auth, applicationId);
   const { lot, technicianId } = application;
-  const [missionRows, commentRows, blocked] = await Promise.all([
+  const [missionRows, commentRows, blocked, appointments] = await Promise.all([
     repo.listLotMissionsWithProgress(db, { batchId: lot.id, technicianId }),
     repo.listLotComments(db, { batchId: lot.id, technicianId }),
     isCancellationBlocked(db, { batchId: lot.id, technicianId }),
+    listVisitAppointments(db, { batchId: lot.id, technicianId }),
   ]);
-  const missions = missionRows.map((row) => toWorkMission(row, technicianId));
+  const missions = missionRows.map((row) => toWorkMission(row, technicianId, appointments.get(row.id) ?? null));
   const done = missions.filter((m) => m.progress.isCompleted).length;
   const technicianComment = commentRows.find((c) => c.authorRole === 'technician');
   const models = [...new Set(missions.map((m) => m.defibrillatorModel).filter((m): m is string => Boolean(m)))].sort((a, b) => a.localeCompare(b, 'fr'));
@@ -174,7 +199,11 @@ export async function getApplicationWork(db: Db, { auth, applicationId }: { auth
 }
 
 /** Technician: its own Recruté application; admin: forced finish. One transaction; idempotent. */
-export async function completeApplication(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<ApplicationTransition> {
+export async function completeApplication(
+  db: Db,
+  config: MailConfig,
+  { auth, applicationId }: { auth: AuthContext; applicationId: string },
+): Promise<ApplicationTransition> {
   return db.transaction(async (tx) => {
     const application = await repo.findApplication(tx, applicationId);
     if (!application) throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
@@ -184,17 +213,24 @@ export async function completeApplication(db: Db, { auth, applicationId }: { aut
     if (force && application.status !== 'Terminé') {
       await audit(tx, { actorUserId: auth.userId, action: 'application.force-complete', entity: 'application', entityId: applicationId, before: { status: application.status }, after: { status: result.status } });
     }
+    // Devices left undone moved out of the lot: their invitations out are cancelled with the change.
+    await cancelStaleInvitations(tx, config, { technicianId: application.technicianId });
     return { id: applicationId, status: result.status as ApplicationStatus };
   });
 }
 
 /** Technician Annuler on its own Recruté application (decisions.md §4). One transaction; idempotent. */
-export async function cancelOwnApplication(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<ApplicationTransition> {
+export async function cancelOwnApplication(
+  db: Db,
+  config: MailConfig,
+  { auth, applicationId }: { auth: AuthContext; applicationId: string },
+): Promise<ApplicationTransition> {
   return db.transaction(async (tx) => {
     const application = await repo.findApplication(tx, applicationId);
     if (!application) throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
     assertOwn(auth, application.technicianId, NOT_FOUND_APPLICATION);
     const result = await cancelApplication(tx, { applicationId });
+    await cancelStaleInvitations(tx, config, { technicianId: application.technicianId });
     return { id: applicationId, status: result.status as ApplicationStatus };
   });
 }
@@ -232,6 +268,7 @@ export async function listMissionProgress(db: Db, { auth, technicianId, limit, o
  */
 export async function updateMissionProgress(
   db: Db,
+  config: MailConfig,
   { auth, missionId, technicianId, patch }: { auth: AuthContext; missionId: string; technicianId: string; patch: ProgressPatch },
 ): Promise<MissionProgress> {
   const recruitment = await loadRecruitment(db, auth, { missionId, technicianId }, 'write');
@@ -240,17 +277,41 @@ export async function updateMissionProgress(
     const current = await repo.findMissionRecruitment(tx, { missionId, technicianId });
     if (!current?.applicationId || current.batchId !== recruitment.batchId) throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
     if (current.applicationStatus !== 'Recruté' || current.lotStatus === 'completed') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
+    const slotTouched = patch.plannedVisitDate !== undefined || patch.visitWindow !== undefined;
+    const before = slotTouched ? await repo.findProgress(tx, { missionId, technicianId }) : null;
     const row = await saveMissionProgress(tx, {
       missionId,
       technicianId,
       patch: {
         ...(patch.plannedVisitDate !== undefined ? { plannedVisitDate: patch.plannedVisitDate === null ? null : visitDateToDate(patch.plannedVisitDate) } : {}),
+        ...windowPatch(patch, before?.plannedVisitDate ?? null),
         ...(patch.isCompleted !== undefined ? { isCompleted: patch.isCompleted } : {}),
         ...(patch.technicianComments !== undefined ? { technicianComments: patch.technicianComments?.trim() || null } : {}),
       },
     });
+    if (slotTouched) {
+      // The site's link and answer were about the slot it was sent; a cleared date cancels its invitation.
+      const slot = slotOf({ date: row.plannedVisitDate, window: row.visitWindow, startTime: row.visitStartTime, endTime: row.visitEndTime });
+      await applyPlannedSlotChange(tx, config, { missionId, technicianId, slot });
+    }
     return toProgress(missionId, technicianId, row);
   });
+}
+
+/**
+ * The window columns a patch writes: absent = kept (a client that only sends plannedVisitDate keeps working); a
+ * cleared date clears the window; matin and après-midi get their fixed hours, a range its own.
+ */
+function windowPatch(patch: ProgressPatch, savedDate: Date | null) {
+  if (patch.plannedVisitDate === null) return { visitWindow: null, visitStartTime: null, visitEndTime: null };
+  if (patch.visitWindow === undefined) return {};
+  if (patch.visitWindow !== null && patch.plannedVisitDate === undefined && !savedDate) {
+    throw new AppError('VALIDATION_ERROR', VISIT_SLOT_MESSAGES.windowWithoutDate, { plannedVisitDate: VISIT_SLOT_MESSAGES.windowWithoutDate });
+  }
+  if (patch.visitWindow === null) return { visitWindow: null, visitStartTime: null, visitEndTime: null };
+  if (patch.visitWindow === 'range') return { visitWindow: 'range', visitStartTime: patch.visitStartTime ?? null, visitEndTime: patch.visitEndTime ?? null };
+  const times = VISIT_WINDOW_TIMES[patch.visitWindow];
+  return { visitWindow: patch.visitWindow, visitStartTime: times.start, visitEndTime: times.end };
 }
 
 /** Admin comment on a device for a technician (admin only, non-empty). */
@@ -315,13 +376,21 @@ export async function saveTechnicianLotComment(
 const parisDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
 
 /**
- * "Informer client": writes the visit e-mail to the site's address in the outbox. Needs a saved visit date
- * (the one sent must be the saved one) and a site e-mail.
+ * "Informer client": sends the site the visit (day and window) with its personal link and the calendar invitation,
+ * through the outbox in one transaction (appointments module). Needs a saved visit date (the one sent, if any, must be
+ * the saved one, and the window too) and a site e-mail.
  */
 export async function notifyClient(
   db: Db,
-  config: Pick<Config, 'PRODUCT_NAME' | 'CHARITY_NAME'>,
-  { auth, missionId, technicianId, visitDate }: { auth: AuthContext; missionId: string; technicianId: string; visitDate?: string | undefined },
+  config: MailConfig,
+  {
+    auth,
+    missionId,
+    technicianId,
+    visitDate,
+    visitWindow,
+    origin,
+  }: { auth: AuthContext; missionId: string; technicianId: string; visitDate?: string | undefined; visitWindow?: VisitWindow | null | undefined; origin: string },
 ) {
   const recruitment = await loadRecruitment(db, auth, { missionId, technicianId }, 'write');
   if (recruitment.applicationStatus !== 'Recruté') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
@@ -330,26 +399,11 @@ export async function notifyClient(
     const saved = progress?.plannedVisitDate ?? null;
     if (!saved) throw new AppError('BAD_REQUEST', VISIT_DATE_REQUIRED);
     if (visitDate && parisDay(visitDateToDate(visitDate)) !== parisDay(saved)) throw new AppError('BAD_REQUEST', VISIT_DATE_REQUIRED);
-    const to = recruitment.emailSite?.trim();
-    if (!to) throw new AppError('BAD_REQUEST', NO_SITE_EMAIL);
-    const technician = await repo.findTechnicianContact(tx, technicianId);
-    if (!technician) throw new AppError('NOT_FOUND', 'Technicien introuvable');
+    if (visitWindow !== undefined && (visitWindow ?? null) !== (progress?.visitWindow ?? null)) throw new AppError('BAD_REQUEST', VISIT_SLOT_SAVE_FIRST);
+    if (!recruitment.emailSite?.trim()) throw new AppError('BAD_REQUEST', NO_SITE_EMAIL);
+    if (!(await repo.findTechnicianContact(tx, technicianId))) throw new AppError('NOT_FOUND', 'Technicien introuvable');
     await enforceRateLimit(tx, `client-notification:${missionId}:${technicianId}`, 5, 60 * 60_000);
-    const day = formatDate(saved);
-    const name = `${technician.firstName} ${technician.lastName}`;
-    const phone = technician.phone?.trim() || 'non renseigné';
-    const device = [recruitment.defibrillatorModel, recruitment.serialNumber ? `n° de série ${recruitment.serialNumber}` : null].filter(Boolean).join(', ');
-    const text = [
-      'Bonjour,',
-      '',
-      `Notre technicien ${name} passera le ${day} pour ${recruitment.visitType ? `la visite (${recruitment.visitType.toLowerCase()})` : 'la visite'} de votre défibrillateur${device ? ` (${device})` : ''}${recruitment.location ? `, situé ${recruitment.location}` : ''}.`,
-      '',
-      `Pour toute question ou pour convenir d’un créneau, vous pouvez le joindre au ${phone}.`,
-      '',
-      'Cordialement,',
-      `${config.PRODUCT_NAME} — ${config.CHARITY_NAME}`,
-    ].join('\n');
-    await enqueueEmail(tx, { kind: 'client-notification', to, subject: `Visite de votre défibrillateur le ${day} — ${recruitment.title}`, text });
+    await sendVisitInvitation(tx, config, { missionId, technicianId, origin, reason: 'informed' });
     return { success: true as const, message: 'Client informé', visitDate: saved.toISOString() };
   });
 }

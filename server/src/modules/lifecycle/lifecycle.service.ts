@@ -171,7 +171,15 @@ export async function saveMissionProgress(
   }: {
     missionId: string;
     technicianId: string;
-    patch: Partial<{ plannedVisitDate: Date | null; isCompleted: boolean; technicianComments: string | null; adminComments: string | null }>;
+    patch: Partial<{
+      plannedVisitDate: Date | null;
+      visitWindow: string | null;
+      visitStartTime: string | null;
+      visitEndTime: string | null;
+      isCompleted: boolean;
+      technicianComments: string | null;
+      adminComments: string | null;
+    }>;
   },
 ) {
   const [row] = await tx

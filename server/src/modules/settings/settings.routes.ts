@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminSettingsSchema, auditEntrySchema, outboxEmailSchema } from '@maillon/common/schemas/settings';
+import { adminSettingsSchema, auditEntrySchema, outboxEmailDetailSchema, outboxEmailSchema } from '@maillon/common/schemas/settings';
 import { pageQuery, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
-import { getAdminSettings, listAuditEntries, listOutboxEmails } from './settings.service';
+import { getAdminSettings, getOutboxEmail, listAuditEntries, listOutboxEmails } from './settings.service';
 
 /** Admin settings: account, mail provider (outbox), integrations (issue 8). */
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -21,6 +21,15 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       setTotal(reply, total);
       return items;
     },
+  );
+
+  app.get(
+    '/api/admin/settings/emails/:id',
+    {
+      config: { access: 'admin' },
+      schema: { params: z.object({ id: z.string().uuid('Identifiant invalide') }), response: { 200: outboxEmailDetailSchema } },
+    },
+    async (request) => getOutboxEmail(app.db, { id: request.params.id }),
   );
 
   app.get(

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { count, desc, eq, max, notInArray, sum } from 'drizzle-orm';
+import { asc, count, desc, eq, max, notInArray, sum } from 'drizzle-orm';
 import type { EmailStatus } from '@maillon/common/enums';
-import type { AdminSettings, AuditEntry, OutboxEmail } from '@maillon/common/schemas/settings';
+import type { AdminSettings, AuditEntry, OutboxEmail, OutboxEmailDetail } from '@maillon/common/schemas/settings';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { auditLog, emailOutbox, jobs, storedFiles, users } from '../../db/schema';
+import { auditLog, emailAttachments, emailOutbox, jobs, storedFiles, users } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 
 function databaseKind(db: Db): 'pglite' | 'postgres' {
@@ -83,6 +84,43 @@ export async function listOutboxEmails(
       sentAt: r.sentAt?.toISOString() ?? null,
     })),
     total: Number(total?.n ?? 0),
+  };
+}
+
+/** Kinds whose links let their holder into an account: the admin reads the e-mail, not the link. */
+const SECRET_LINK_KINDS = new Set(['password-reset']);
+
+/** One e-mail of the outbox with its text and the list of its attachments (issue 19: what the site received). */
+export async function getOutboxEmail(db: Db, { id }: { id: string }): Promise<OutboxEmailDetail> {
+  const [row] = await db
+    .select({
+      id: emailOutbox.id,
+      kind: emailOutbox.kind,
+      to: emailOutbox.to,
+      subject: emailOutbox.subject,
+      text: emailOutbox.text,
+      status: emailOutbox.status,
+      attempts: emailOutbox.attempts,
+      lastError: emailOutbox.lastError,
+      createdAt: emailOutbox.createdAt,
+      sentAt: emailOutbox.sentAt,
+    })
+    .from(emailOutbox)
+    .where(eq(emailOutbox.id, id))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND', 'E-mail introuvable');
+  const attachments = await db
+    .select({ fileName: emailAttachments.fileName, contentType: emailAttachments.contentType, disposition: emailAttachments.disposition })
+    .from(emailAttachments)
+    .where(eq(emailAttachments.emailId, id))
+    .orderBy(asc(emailAttachments.position));
+  return {
+    ...row,
+    text: SECRET_LINK_KINDS.has(row.kind) ? row.text.replace(/https?:\/\/\S+/g, '[lien masqué]') : row.text,
+    status: row.status as EmailStatus,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+    attachments,
   };
 }
 

@@ -1,31 +1,18 @@
 import { useId, useState } from 'react';
-import { CheckCircle2, MapPin, Navigation, Phone, Send } from 'lucide-react';
-import { formatDate, formatDistance, formatDuration } from '@maillon/common/format';
-import { NO_SITE_EMAIL, VISIT_DATE_REQUIRED } from '@maillon/common/field-work-rules';
+import { CheckCircle2, MapPin, Navigation, Phone } from 'lucide-react';
+import { formatDistance, formatDuration } from '@maillon/common/format';
 import type { RouteStop, WorkMission } from '@maillon/common/schemas/field-work';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
-import { toast, toastError } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/api-client';
+import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/cn';
-import { useNotifyClient } from '../api/work-notify-client';
 import { useSaveProgress } from '../api/work-save-progress';
+import { WorkVisitSlot } from './work-visit-slot';
 
 /** The spec's refresh delay after a toggle. */
 const TOGGLE_REFRESH_MS = 200;
-
-const parisDayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** ISO date-time → the "YYYY-MM-DD" of a date input, as the day in France. */
-export function toDateInputValue(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : parisDayFormatter.format(date);
-}
 
 export function mapsDirectionsUrl(mission: Pick<WorkMission, 'location' | 'title'>): string {
   return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(mission.location?.trim() || mission.title)}`;
@@ -45,15 +32,6 @@ interface WorkDeviceCardProps {
 /** One device of the lot, as a card comfortable at 390 px (spec §2 Recruté view). */
 export function WorkDeviceCard({ mission, index, technicianId, editable, leg, onChanged }: WorkDeviceCardProps) {
   const titleId = useId();
-  const dateId = useId();
-  const savedDay = toDateInputValue(mission.progress.plannedVisitDate);
-  const [day, setDay] = useState(savedDay);
-  const [savedSeen, setSavedSeen] = useState(savedDay);
-  // A new saved date from the server (refetch) replaces the field's value.
-  if (savedDay !== savedSeen) {
-    setSavedSeen(savedDay);
-    setDay(savedDay);
-  }
   const [done, setDone] = useState(mission.progress.isCompleted);
   const [doneSeen, setDoneSeen] = useState(mission.progress.isCompleted);
   if (mission.progress.isCompleted !== doneSeen) {
@@ -61,8 +39,6 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, on
     setDone(mission.progress.isCompleted);
   }
   const saveProgress = useSaveProgress();
-  const notify = useNotifyClient();
-  const [informing, setInforming] = useState(false);
 
   const toggle = (checked: boolean) => {
     setDone(checked);
@@ -76,37 +52,6 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, on
         },
       },
     );
-  };
-
-  const informClient = async () => {
-    if (!day) {
-      toast({ title: 'Date manquante', description: VISIT_DATE_REQUIRED, variant: 'destructive' });
-      return;
-    }
-    setInforming(true);
-    try {
-      if (day !== savedDay) {
-        try {
-          await saveProgress.mutateAsync({ missionId: mission.id, technicianId, patch: { plannedVisitDate: day } });
-        } catch (error) {
-          toastError('Erreur de sauvegarde', error, 'Impossible de sauvegarder les données');
-          return;
-        }
-      }
-      try {
-        await notify.mutateAsync({ missionId: mission.id, technicianId, visitDate: day });
-        toast({ title: 'Client informé', description: `Le client a été prévenu de votre passage le ${formatDate(`${day}T12:00:00Z`)}.`, variant: 'success' });
-      } catch (error) {
-        if (error instanceof ApiError && error.userMessage === NO_SITE_EMAIL) {
-          toast({ title: 'Date de passage enregistrée', description: NO_SITE_EMAIL });
-        } else {
-          toastError('Impossible d’informer le client', error);
-        }
-      }
-      onChanged();
-    } finally {
-      setInforming(false);
-    }
   };
 
   return (
@@ -175,19 +120,7 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, on
           ) : null}
         </dl>
 
-        {editable ? (
-          <div className="grid gap-2 sm:grid-cols-[1fr_auto] sm:items-end">
-            <Field id={dateId} label="Je passerais le :">
-              <Input type="date" value={day} onChange={(event) => setDay(event.target.value)} className="h-11" />
-            </Field>
-            <Button variant="outline" size="lg" className="w-full sm:w-auto" disabled={!day || informing} onClick={() => void informClient()}>
-              <Send aria-hidden="true" />
-              {informing ? 'Sauvegarde...' : 'Informer client'}
-            </Button>
-          </div>
-        ) : mission.progress.plannedVisitDate ? (
-          <p className="text-sm">Passage prévu le {formatDate(mission.progress.plannedVisitDate)}</p>
-        ) : null}
+        <WorkVisitSlot mission={mission} technicianId={technicianId} editable={editable} onChanged={onChanged} />
 
         <label className="flex min-h-11 cursor-pointer items-center justify-between gap-3 rounded-md border bg-background px-3 py-2">
           <span className="text-sm font-medium">{done ? 'Effectué' : 'À faire'}</span>

@@ -9,6 +9,7 @@ import { useTechnicianProfile } from '../api/get-technician';
 import { LegalCard, LogoutCard } from './account-cards';
 import { AddressCard } from './address-card';
 import { BankingCard } from './banking-card';
+import { CalendarFeedCard } from './calendar-feed-card';
 import { CommentsCard } from './comments-card';
 import { DepartmentsCard } from './departments-card';
 import { DocumentsCard } from './documents-card';
@@ -49,6 +50,7 @@ export function ProfileTab({ technician: sessionTechnician }: TechnicianTabProps
         <div className="grid gap-4">
           <DepartmentsCard technician={technician} />
           <RelayPointCard technician={technician} />
+          <CalendarFeedCard technicianId={technician.id} />
           <DocumentsCard technician={technician} />
           <CommentsCard technician={technician} />
           <LegalCard />
