@@ -362,13 +362,13 @@ describe('the site contact’s link', () => {
     );
     for (const response of answers) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: LINK_NOT_FOUND, code: 'NOT_FOUND' });
+      expect(response.json()).toEqual({ message: LINK_NOT_FOUND, code: 'NOT_FOUND', requestId: response.headers['x-request-id'] });
       expect(Object.keys(response.headers).sort()).toEqual(Object.keys(answers[0]!.headers).sort());
     }
     for (const action of ['confirm', 'propose'] as const) {
       const response = await site('A'.repeat(43), action, { date: inDays(20) });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: LINK_NOT_FOUND, code: 'NOT_FOUND' });
+      expect(response.json()).toEqual({ message: LINK_NOT_FOUND, code: 'NOT_FOUND', requestId: response.headers['x-request-id'] });
     }
     expect(await countRows(ctx.db, 'email_outbox')).toBe(before);
   });
@@ -513,7 +513,7 @@ describe('the technician’s private calendar feed', () => {
     expect(regenerated.url).not.toBe(feed.url);
     const old = await ctx.app.inject({ method: 'GET', url: path, remoteAddress: '192.0.2.50' });
     expect(old.statusCode).toBe(404);
-    expect(old.json()).toEqual({ message: 'Agenda introuvable', code: 'NOT_FOUND' });
+    expect(old.json()).toEqual({ message: 'Agenda introuvable', code: 'NOT_FOUND', requestId: old.headers['x-request-id'] });
     expect((await ctx.app.inject({ method: 'GET', url: new URL(regenerated.url!).pathname, remoteAddress: '192.0.2.50' })).statusCode).toBe(200);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/calendar/inconnu.ics', remoteAddress: '192.0.2.50' })).statusCode).toBe(404);
   });
