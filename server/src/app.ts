@@ -14,6 +14,7 @@ import type { Db } from './db/client';
 import { openStorage } from './lib/storage';
 import type { ObjectStorage } from './lib/storage/object-storage';
 import { accessPlugin } from './plugins/access';
+import { idempotencyPlugin } from './plugins/idempotency';
 import { readCachePlugin } from './plugins/read-cache';
 import { errorsPlugin } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
@@ -75,6 +76,7 @@ export async function buildApp({ config, db, storage, serveWeb = false }: BuildA
   });
   await app.register(readCachePlugin);
   await app.register(accessPlugin);
+  await app.register(idempotencyPlugin);
   // After the read cache, so it hashes and keeps the plain JSON; gzip/brotli for answers over 1 KiB on request.
   await app.register(compress, {
     threshold: 1024,
