@@ -46,7 +46,7 @@ function CountBadge({ count, active }: { count: number; active: boolean }) {
 /** The technician's tabs at the bottom of a phone's screen: icons with a short label, count badges, the active one marked. */
 function BottomNav({ items, activeId }: { items: NavItem[]; activeId: string }) {
   return (
-    <nav aria-label="Onglets" className="fixed inset-x-0 bottom-0 z-40 border-t bg-card/95 pb-[env(safe-area-inset-bottom)] backdrop-blur md:hidden">
+    <nav aria-label="Onglets" data-bottom-nav className="fixed inset-x-0 bottom-0 z-40 border-t bg-card/95 pb-[env(safe-area-inset-bottom)] backdrop-blur md:hidden">
       <ul className="grid" style={{ gridTemplateColumns: `repeat(${items.length}, minmax(0, 1fr))` }}>
         {items.map((item) => {
           const active = item.id === activeId;

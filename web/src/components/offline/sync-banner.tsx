@@ -15,7 +15,7 @@ function changes(count: number): string {
 
 /**
  * The queue's state, discreet (decision 018): « Hors ligne — N modifications en attente », « Synchronisation… », then
- * « Tout est synchronisé », which fades. Above the bottom navigation on phones, at the bottom right elsewhere.
+ * « Tout est synchronisé », which fades. Under the top bar on phones, at the top right on a desktop (toasts are at the bottom).
  */
 export function SyncStatus() {
   const online = useOnline();
@@ -63,7 +63,7 @@ export function SyncStatus() {
   return (
     <div
       role="status"
-      className="pointer-events-none fixed inset-x-0 bottom-[calc(4.25rem+env(safe-area-inset-bottom))] z-40 flex justify-center px-3 md:inset-x-auto md:right-4 md:bottom-4"
+      className="pointer-events-none fixed inset-x-0 top-16 z-40 flex justify-center px-3 lg:inset-x-auto lg:right-6 lg:top-4"
       style={{ transitionDuration: `${FADE_MS}ms` }}
     >
       {content ? (

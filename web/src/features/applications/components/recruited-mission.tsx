@@ -179,7 +179,7 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
   const lastComment = commentChanges.at(-1);
 
   return (
-    <Card role="region" aria-labelledby={headingId} className="grid gap-4 p-4 sm:p-5">
+    <Card role="region" aria-labelledby={headingId} className="grid grid-cols-1 gap-4 p-4 sm:p-5">
       {recruited && missions.length > 0 ? (
         <div className="sticky top-[3.6rem] z-20 -mx-4 -mt-4 flex items-center gap-3 rounded-t-lg border-b bg-card/95 px-4 py-2 backdrop-blur sm:-mx-5 sm:-mt-5 sm:px-5 lg:top-0">
           <p className="shrink-0 text-sm font-semibold tabular-nums">

@@ -149,7 +149,7 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
     }
   };
 
-  const plannedLabel = savedDay ? `Passage le ${formatDate(`${savedDay}T12:00:00Z`)}` : 'Pas de date de passage';
+  const plannedLabel = savedDay ? `Passage le ${formatDate(`${savedDay}T12:00:00Z`)}` : 'Date à prévoir';
 
   return (
     <li>
@@ -160,13 +160,13 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
             aria-expanded={expanded}
             aria-controls={detailsId}
             onClick={() => setExpanded((value) => !value)}
-            className="flex min-h-12 min-w-0 flex-1 items-center gap-2.5 rounded-md px-1 text-left focus-visible:outline-2 focus-visible:outline-ring"
+            className="flex min-h-12 min-w-0 flex-1 items-center gap-2 rounded-md px-1 py-1 text-left focus-visible:outline-2 focus-visible:outline-ring"
           >
             <span className="grid size-7 shrink-0 place-items-center rounded-full bg-muted text-xs font-semibold tabular-nums">
               {index + 1}
             </span>
             <span className="grid min-w-0 flex-1 gap-0.5">
-              <span id={titleId} className="truncate text-sm font-semibold leading-snug">
+              <span id={titleId} className="line-clamp-2 break-words text-sm font-semibold leading-snug">
                 {mission.title}
               </span>
               <span className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 text-xs text-muted-foreground">
@@ -179,14 +179,15 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
             </span>
             <ChevronDown className={cn('size-4 shrink-0 text-muted-foreground transition-transform', expanded && 'rotate-180')} aria-hidden="true" />
           </button>
+          {/* One tap: call the site, get directions (spec's Y ALLER, also in the full card). */}
           {mission.telSite ? (
-            <Button asChild variant="ghost" size="icon" className="size-11 shrink-0 text-primary">
+            <Button asChild variant="ghost" size="icon" className="size-11 shrink-0 rounded-full text-primary">
               <a href={telHref(mission.telSite)} aria-label={`Appeler le site : ${mission.title}`}>
                 <Phone aria-hidden="true" />
               </a>
             </Button>
           ) : null}
-          <Button asChild variant="ghost" size="icon" className="size-11 shrink-0 text-primary">
+          <Button asChild variant="ghost" size="icon" className="size-11 shrink-0 rounded-full text-primary">
             <a href={mapsDirectionsUrl(mission)} target="_blank" rel="noopener noreferrer" aria-label={`Itinéraire : ${mission.title}`}>
               <Navigation aria-hidden="true" />
             </a>
