@@ -198,6 +198,12 @@ test.describe('offline field app (phone)', () => {
     // Downloads still go to the network, not the app shell.
     const download = await again.request.get('/api/files/00000000-0000-4000-8000-000000000000');
     expect(download.headers()['content-type']).toContain('application/json');
+
+    // Logging out takes the account's data off the phone.
+    expect((await savedReads(again, userId)).length).toBeGreaterThan(0);
+    await again.getByRole('button', { name: 'Déconnexion' }).click();
+    await expect(again).toHaveURL(/\/$/);
+    await expect.poll(() => savedReads(again, userId)).toEqual([]);
     await lot.admin.dispose();
   });
 

@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 export function UpdatePrompt() {
   const [update, setUpdate] = useState<((reload?: boolean) => Promise<void>) | null>(null);
   useEffect(() => {
-    if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
+    if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
     let cancelled = false;
     void import('virtual:pwa-register').then(({ registerSW }) => {
       if (cancelled) return;

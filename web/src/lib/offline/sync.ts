@@ -1,4 +1,4 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { onlineManager, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { queryKeys } from '@/lib/query-keys';
 import { isQueueMutation, queueMutations } from './queue';
 
@@ -13,7 +13,11 @@ export function startSync(client: QueryClient, technicianId: string | null): () 
     for (const key of keys) void client.invalidateQueries({ queryKey: key });
   };
   const countsKey = technicianId ? [queryKeys.technicianCounts(technicianId)] : [];
-  return client.getMutationCache().subscribe((event) => {
+  // Offline, the page opened on the session this browser last confirmed: the server checks it again once it is back.
+  const stopOnline = onlineManager.subscribe((online) => {
+    if (online) void client.invalidateQueries({ queryKey: queryKeys.me });
+  });
+  const stopMutations = client.getMutationCache().subscribe((event) => {
     const mutation = event.mutation;
     if (event.type !== 'updated' || !mutation || !isQueueMutation(mutation)) return;
     const request = mutation.state.variables;
@@ -31,4 +35,8 @@ export function startSync(client: QueryClient, technicianId: string | null): () 
       refresh([...request.invalidate, ...countsKey]);
     }
   });
+  return () => {
+    stopOnline();
+    stopMutations();
+  };
 }
