@@ -24,7 +24,7 @@ export function countWaitingChanges(client: QueryClient): number {
 }
 
 /** The account whose data this page's cache holds (restored, saved and synced), once per page and account. */
-let opened: { userId: string; ready: boolean; promise: Promise<void>; stop: () => void } | null = null;
+let opened: { userId: string; ready: boolean; promise: Promise<void>; stop: () => Promise<unknown> } | null = null;
 
 const isSession = (key: readonly unknown[]) => key[0] === queryKeys.me[0] && key[1] === queryKeys.me[1];
 
@@ -32,12 +32,12 @@ function openAccount(client: QueryClient, userId: string, technicianId: string |
   if (opened?.userId === userId) return opened.promise;
   if (opened) {
     // Another account signed in on this page: the previous one's reads and queue stay in its own IndexedDB entry.
-    opened.stop();
+    void opened.stop();
     client.getMutationCache().clear();
     client.removeQueries({ predicate: (query) => !isSession(query.queryKey) });
   }
-  const stops: (() => void)[] = [];
-  const account = { userId, ready: false, promise: Promise.resolve(), stop: () => stops.forEach((stop) => stop()) };
+  const stops: (() => unknown)[] = [];
+  const account = { userId, ready: false, promise: Promise.resolve(), stop: () => Promise.all(stops.map((stop) => stop())) };
   account.promise = (async () => {
     // The browser's word on the network, read once (TanStack Query otherwise assumes online until an event).
     onlineManager.setOnline(navigator.onLine);
@@ -104,7 +104,8 @@ export async function clearOfflineData(client: QueryClient, userId: string): Pro
   const account = opened;
   opened = null;
   await account?.promise.catch(() => undefined);
-  account?.stop();
+  // The last save lands before the entry is removed.
+  await account?.stop();
   client.getMutationCache().clear();
   const { clearPersistedState } = await import('./persister');
   await clearPersistedState(userId);

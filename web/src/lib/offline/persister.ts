@@ -62,8 +62,8 @@ export async function restoreQueryClient(client: QueryClient, userId: string): P
   return true;
 }
 
-/** Saves the cache for this account on every change (reads throttled, queue at once); returns the stop function. */
-export function persistQueryClient(client: QueryClient, userId: string): () => void {
+/** Saves the cache for this account on every change (reads throttled, queue at once); stop() saves what is left. */
+export function persistQueryClient(client: QueryClient, userId: string): () => Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<unknown> = Promise.resolve();
   let stopped = false;
@@ -94,13 +94,14 @@ export function persistQueryClient(client: QueryClient, userId: string): () => v
   };
   window.addEventListener('pagehide', flush);
   document.addEventListener('visibilitychange', onHide);
-  return () => {
+  return async () => {
     flush();
     stopped = true;
     stopQueries();
     stopMutations();
     window.removeEventListener('pagehide', flush);
     document.removeEventListener('visibilitychange', onHide);
+    await writing;
   };
 }
 
