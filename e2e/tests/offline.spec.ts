@@ -161,11 +161,15 @@ test.describe('offline field app (phone)', () => {
     await expect(nav.getByRole('link', { name: 'Mes réceptions colis' })).toHaveAttribute('aria-current', 'page');
     await snap(page, 'offline-packages-bottom-nav-phone');
 
-    // The page is closed; a new one, still offline, has the queue (IndexedDB).
+    // The page is closed; a new one, still offline, opens at the manifest's start URL and has the queue (IndexedDB).
     await page.close();
     const again = await context.newPage();
     await again.setViewportSize(PHONE);
-    await again.goto('/technician/dashboard?tab=missions');
+    await again.goto(manifest.start_url);
+    await expect(again.getByRole('heading', { name: 'Trouver des missions', level: 1 })).toBeVisible();
+    await expect(again.getByText('Hors ligne — 5 modifications en attente')).toBeVisible();
+    expect(await again.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await again.getByRole('navigation', { name: 'Onglets' }).getByRole('link', { name: 'Candidatures & Missions' }).click();
     await expect(again.getByText('Hors ligne — 5 modifications en attente')).toBeVisible();
     const regionAgain = again.getByRole('region', { name: lot.title });
     await expect(regionAgain.getByText('2 / 8 effectués').last()).toBeVisible();
