@@ -58,7 +58,10 @@ function openAccount(client: QueryClient, userId: string, technicianId: string |
     stops.push(persistQueryClient(client, userId), startSync(client, technicianId));
     account.ready = true;
     void client.resumePausedMutations();
-  })();
+  })().catch(() => {
+    // A chunk could not load (network lost on a first visit): online only for now, tried again on the next mount.
+    if (opened === account) opened = null;
+  });
   opened = account;
   return account.promise;
 }
