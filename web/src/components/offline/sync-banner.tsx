@@ -85,7 +85,7 @@ export function RefusedChanges() {
         <TriangleAlert className="size-4" aria-hidden="true" />
         Modifications refusées
       </h2>
-      <p className="text-xs text-muted-foreground">Le serveur n’a pas accepté ces modifications faites hors ligne ; elles n’ont pas été enregistrées.</p>
+      <p className="text-xs text-muted-foreground">Le serveur n’a pas accepté ces modifications : elles n’ont pas été enregistrées.</p>
       <ul className="grid gap-2">
         {refused.map((change) => (
           <li key={change.key} className="flex items-start gap-2 rounded-md border bg-card px-3 py-2 text-sm">
