@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { checkBundle, formatReport } from './lib/bundle-report.mjs';
+import { precachedUrls } from './lib/precache.mjs';
 
 const publicPage = (name, side, route) => ({ name: `public: ${name}`, side, budget: 100, load: route ? [route] : [] });
 // A tab is what /technician/dashboard?tab=<id> (or /admin/dashboard/<id>) downloads: the entry, the dashboard that
@@ -76,6 +77,10 @@ const otherFiles = fs
   .filter((file) => /\.(js|webmanifest)$/.test(file) && !file.startsWith('.vite/') && !listed.has(file))
   .sort();
 
-const report = checkBundle({ manifest, modules, sizeOf, screens: SCREENS, sides: SIDES, shared: SHARED, otherFiles });
+// The service worker of the technician's field app and what it precaches (decision 023).
+const worker = 'sw.js';
+const precache = fs.existsSync(path.join(dist, worker)) ? { worker, files: precachedUrls(fs.readFileSync(path.join(dist, worker), 'utf8')) } : undefined;
+
+const report = checkBundle({ manifest, modules, sizeOf, screens: SCREENS, sides: SIDES, shared: SHARED, otherFiles, precache });
 console.log(formatReport(report));
 if (report.errors.length) process.exit(1);

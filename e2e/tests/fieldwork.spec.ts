@@ -133,6 +133,15 @@ function deviceCard(page: Page, title: string) {
   return page.getByRole('article', { name: title, exact: true });
 }
 
+/** The Recruté view lists devices as compact rows (issue 17): a tap opens the full card. */
+async function openDevice(page: Page, title: string) {
+  const card = deviceCard(page, title);
+  const collapsed = card.getByRole('button', { expanded: false });
+  if (await collapsed.count()) await collapsed.click();
+  await expect(card.getByRole('switch')).toBeVisible();
+  return card;
+}
+
 test.describe('field work (phone)', () => {
   test('Recruté view: plan a visit, inform the client, toggle, sort the route, comment for the admin', async ({ page, baseURL }) => {
     await loginTechnician(page);
@@ -149,7 +158,7 @@ test.describe('field work (phone)', () => {
     await snap(page, 'fieldwork-recruited-phone');
 
     // Plan a date and inform the client.
-    const device = deviceCard(page, DEVICE);
+    const device = await openDevice(page, DEVICE);
     const visit = dayInFuture(12);
     await device.getByLabel('Je passerais le :').fill(visit.input);
     await device.getByRole('button', { name: 'Informer client' }).click();
@@ -161,7 +170,7 @@ test.describe('field work (phone)', () => {
     expect(outbox.some((e) => e.kind === 'client-notification' && e.subject.includes(visit.shown) && e.subject.includes(DEVICE))).toBe(true);
     await admin.dispose();
     await page.reload();
-    await expect(deviceCard(page, DEVICE).getByLabel('Je passerais le :')).toHaveValue(visit.input);
+    await expect((await openDevice(page, DEVICE)).getByLabel('Je passerais le :')).toHaveValue(visit.input);
 
     // Toggle the device to Effectué, then back to À faire (the demo state is left as found).
     const progress = lot.getByText(/^\d+ \/ 8 effectués$/).last();
@@ -252,7 +261,7 @@ test.describe('field work (phone)', () => {
     await expect(lot.getByRole('button', { name: 'Annuler', exact: true })).toBeEnabled();
 
     // Informer client needs a date; then it writes the e-mail.
-    const first = deviceCard(page, own.devices[0]!);
+    const first = await openDevice(page, own.devices[0]!);
     await expect(first.getByRole('button', { name: 'Informer client' })).toBeDisabled();
     const visit = dayInFuture(5);
     await first.getByLabel('Je passerais le :').fill(visit.input);
@@ -263,7 +272,7 @@ test.describe('field work (phone)', () => {
     await expect(page.getByText('3 défibrillateurs triés par proximité', { exact: true })).toBeVisible();
 
     for (const [k, device] of own.devices.entries()) {
-      const toggle = deviceCard(page, device).getByRole('switch', { name: `Effectué : ${device}` });
+      const toggle = (await openDevice(page, device)).getByRole('switch', { name: `Effectué : ${device}` });
       await toggle.click();
       await expect(toggle).toHaveAttribute('aria-checked', 'true');
       await expect(lot.getByText(`${k + 1} / 3 effectués`).last()).toBeVisible();

@@ -94,10 +94,12 @@ export function routeChain(manifest, key) {
  * @param {RegExp[]} [options.shared] modules of a side that every screen may load (say why where they are listed)
  * @param {string[]} [options.otherFiles] JavaScript and web manifest files of the build that Vite's manifest does not
  *   list (a service worker, PWA files): info rows
+ * @param {{worker: string, files: string[]}} [options.precache] the service worker and the files it precaches
+ *   (decision 023): an info row with their number and gzip size; a listed file missing from the build fails
  * @param {number} [options.lazyInfoOverKb] lazy chunks that add more than this to what loads them get an info row
  * @returns {{rows: {name: string, kb: number, budget: number | null, status: 'ok' | 'over' | 'info'}[], errors: string[]}}
  */
-export function checkBundle({ manifest, modules, sizeOf, screens, sides, shared = [], otherFiles = [], lazyInfoOverKb = 100 }) {
+export function checkBundle({ manifest, modules, sizeOf, screens, sides, shared = [], otherFiles = [], precache, lazyInfoOverKb = 100 }) {
   const index = indexModules(manifest, modules);
   if (!index.entry) return { rows: [], errors: ['the manifest has no entry chunk: is it a Vite build manifest?'] };
   const errors = [];
@@ -147,6 +149,17 @@ export function checkBundle({ manifest, modules, sizeOf, screens, sides, shared 
     if (added > lazyInfoOverKb) rows.push({ name: `lazy chunk ${key} (added when it loads)`, kb: added, budget: null, status: 'info' });
   }
   for (const file of otherFiles) rows.push({ name: `not in Vite's manifest (service worker, PWA): ${file}`, kb: sizeOf(file) / KB, budget: null, status: 'info' });
+  if (precache) {
+    let bytes = 0;
+    for (const file of precache.files) {
+      try {
+        bytes += sizeOf(file);
+      } catch {
+        errors.push(`${precache.worker} precaches ${file}, which the build does not have`);
+      }
+    }
+    rows.push({ name: `precached by ${precache.worker}: ${precache.files.length} files (installed with the app)`, kb: bytes / KB, budget: null, status: 'info' });
+  }
 
   return { rows, errors };
 }

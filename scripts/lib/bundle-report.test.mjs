@@ -147,4 +147,26 @@ describe('bundle report', () => {
       { name: "not in Vite's manifest (service worker, PWA): sw.js", kb: 15, budget: null, status: 'info' },
     ]);
   });
+
+  it('counts what the service worker precaches in an info row, and fails on a precached file the build lacks', () => {
+    const { manifest, modules, sizeOf } = fakeBuild();
+    const files = [manifest['index.html'].file, 'sw.js'];
+    const ok = checkBundle({ manifest, modules, sizeOf, screens: [], sides: SIDES, precache: { worker: 'sw.js', files } });
+    expect(ok.errors).toEqual([]);
+    expect(ok.rows).toEqual([
+      { name: 'precached by sw.js: 2 files (installed with the app)', kb: (sizeOf(files[0]) + sizeOf('sw.js')) / 1024, budget: null, status: 'info' },
+    ]);
+    const missing = checkBundle({
+      manifest,
+      modules,
+      sizeOf: (file) => {
+        if (file === 'assets/gone.js') throw new Error('ENOENT');
+        return sizeOf(file);
+      },
+      screens: [],
+      sides: SIDES,
+      precache: { worker: 'sw.js', files: ['assets/gone.js'] },
+    });
+    expect(missing.errors).toEqual(['sw.js precaches assets/gone.js, which the build does not have']);
+  });
 });

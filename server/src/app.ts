@@ -15,6 +15,7 @@ import { requestLogSerializer } from './lib/log-redaction';
 import { openStorage } from './lib/storage';
 import type { ObjectStorage } from './lib/storage/object-storage';
 import { accessPlugin } from './plugins/access';
+import { idempotencyPlugin } from './plugins/idempotency';
 import { readCachePlugin } from './plugins/read-cache';
 import { errorsPlugin } from './plugins/errors';
 import { observabilityPlugin, requestIdOf } from './plugins/observability';
@@ -85,6 +86,7 @@ export async function buildApp({ config, db, storage, serveWeb = false, logger }
   });
   await app.register(readCachePlugin);
   await app.register(accessPlugin);
+  await app.register(idempotencyPlugin);
   // After the read cache, so it hashes and keeps the plain JSON; gzip/brotli for answers over 1 KiB on request.
   await app.register(compress, {
     threshold: 1024,

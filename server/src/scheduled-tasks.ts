@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sweepOrphanFiles } from './lib/files';
+import { purgeExpiredIdempotencyKeys } from './lib/idempotency';
 import { processOutbox } from './lib/outbox';
 import type { ScheduledTask } from './lib/scheduler';
 import { sweepStaleInvitations } from './modules/appointments/appointments.service';
@@ -26,6 +27,7 @@ export function scheduledTasks(app: FastifyInstance): ScheduledTask[] {
         }
       },
     },
+    { name: 'idempotency-keys-purge', schedule: { everyMs: 60 * MINUTE }, leaseMs: 10 * MINUTE, run: () => purgeExpiredIdempotencyKeys(app.db).then(() => undefined) },
     { name: 'sessions-purge', schedule: { everyMs: 60 * MINUTE }, leaseMs: 10 * MINUTE, run: () => purgeExpiredSessions(app.db) },
     {
       name: 'orphan-files-sweep',

@@ -17,7 +17,11 @@ const STATUS_BY_CODE = {
   ALREADY_EXISTS: 409,
   INVALID_TRANSITION: 409,
   ALREADY_ASSIGNED: 409,
+  /** The same Idempotency-Key is still being processed (plugins/idempotency.ts). */
+  IDEMPOTENCY_IN_PROGRESS: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** An Idempotency-Key reused with another request (method, address or body). */
+  IDEMPOTENCY_KEY_REUSED: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,

@@ -22,6 +22,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'assets/index-abc123.js'), script);
   fs.writeFileSync(path.join(dist, 'assets/index-abc123.js.br'), zlib.brotliCompressSync(script));
   fs.writeFileSync(path.join(dist, 'assets/index-abc123.js.gz'), zlib.gzipSync(script));
+  fs.writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), JSON.stringify({ name: 'Maillon', start_url: '/technician/dashboard' }));
   web = await buildApp({ config: testConfig({ DATA_DIR: ctx.dataDir, WEB_DIST_DIR: dist }), db: ctx.db, serveWeb: true });
   await web.ready();
 });
@@ -49,6 +51,25 @@ describe('web assets', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(script);
     expect(plain.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves the service worker never cached long, within the technician scope, and the web app manifest, under the CSP', async () => {
+    const worker = await web.inject({ method: 'GET', url: '/sw.js' });
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-type']).toContain('text/javascript');
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(worker.headers['service-worker-allowed']).toBe('/technician/');
+    const manifest = await web.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toBe('application/manifest+json');
+    expect(manifest.json().start_url).toBe('/technician/dashboard');
+    const page = await web.inject({ method: 'GET', url: '/technician/dashboard' });
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+    // The API and downloads are never the app shell: an unknown API path is a JSON 404.
+    const api = await web.inject({ method: 'GET', url: '/api/files/00000000-0000-0000-0000-000000000000' });
+    expect(api.headers['content-type']).toContain('application/json');
   });
 
   it('revalidates the files outside /assets with an ETag (304)', async () => {

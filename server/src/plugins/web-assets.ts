@@ -16,6 +16,12 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/**
+ * The service worker of the technician's field app (decision 023): always revalidated, so a new build reaches the phones
+ * on their next visit; its scope is the technician area.
+ */
+const SERVICE_WORKERS: Record<string, string> = { '/sw.js': '/technician/' };
+
 interface Asset {
   type: string;
   raw: Buffer;
@@ -66,6 +72,8 @@ export async function registerWebAssets(app: FastifyInstance, distDir: string): 
         .header('Vary', 'Accept-Encoding')
         .header('ETag', asset.etag)
         .header('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'public, no-cache');
+      const scope = SERVICE_WORKERS[url];
+      if (scope) reply.header('Cache-Control', 'no-cache').header('Service-Worker-Allowed', scope);
       if (notModified(request, asset.etag)) return reply.code(304).send();
       const accepted = request.headers['accept-encoding'] ?? '';
       if (asset.br && /\bbr\b/.test(accepted)) return reply.header('Content-Encoding', 'br').send(asset.br);

@@ -33,8 +33,8 @@ export class NetworkError extends Error {
 
 type Body = Record<string, unknown> | unknown[] | FormData | undefined;
 
-async function request<T>(method: string, path: string, body?: Body, init?: RequestInit): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+async function request<T>(method: string, path: string, body?: Body, init?: RequestInit, extraHeaders?: Record<string, string>): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {
@@ -55,6 +55,11 @@ async function request<T>(method: string, path: string, body?: Body, init?: Requ
   if (response.status === 204) return undefined as T;
   const type = response.headers.get('content-type') ?? '';
   return (type.includes('application/json') ? await response.json() : await response.text()) as T;
+}
+
+/** A write with extra headers (the offline queue's Idempotency-Key, lib/offline). */
+export function sendWrite<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: Body, headers: Record<string, string>): Promise<T> {
+  return request<T>(method, path, body, undefined, headers);
 }
 
 export const api = {

@@ -8,6 +8,8 @@ export const queryKeys = {
   adminCounts: ['admin', 'counts'] as const,
   /** The technician's applications (every filter and page below this prefix). */
   applications: (technicianId: string) => ['applications', technicianId] as const,
+  /** The technician's parcels (every search and page below this prefix). */
+  parcels: (technicianId: string) => ['shipments', technicianId, 'mine'] as const,
   /** The lots open to applications (every filter and page below this prefix). */
   availableLots: ['mission-batches', 'available'] as const,
 };

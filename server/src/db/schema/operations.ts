@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { check, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, customType, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { id } from './_columns';
+import { users } from './accounts';
 import { emailOutbox } from './money';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -47,5 +48,34 @@ export const emailAttachments = pgTable(
     check('email_attachments_disposition_check', sql`${t.disposition} in ('attachment', 'calendar')`),
     check('email_attachments_source_check', sql`(${t.content} is null) <> (${t.storageKey} is null)`),
     index('email_attachments_email_idx').on(t.emailId, t.position),
+  ],
+);
+
+/**
+ * Idempotency keys of writes (plugins/idempotency.ts, docs/decisions/023): one row per account and client key. A
+ * `pending` row reserves the key while its request runs (until `lockedUntil`); a `done` row holds the answer to replay.
+ * Rows older than 48 h are purged by a scheduled task. Not watched by the change feed (no cached answer reads it).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    method: text().notNull(),
+    path: text().notNull(),
+    fingerprint: text().notNull(),
+    state: text().notNull().default('pending'),
+    lockedUntil: timestamp({ withTimezone: true }),
+    responseStatus: integer(),
+    responseType: text(),
+    responseBody: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    check('idempotency_keys_state_check', sql`${t.state} in ('pending', 'done')`),
+    index('idempotency_keys_created_idx').on(t.createdAt),
   ],
 );

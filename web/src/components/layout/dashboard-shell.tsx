@@ -11,6 +11,8 @@ export interface NavItem {
   icon: ReactNode;
   href: string;
   count?: number | undefined;
+  /** The bottom navigation's label (phones): one short word. */
+  shortLabel?: string;
 }
 
 interface DashboardShellProps {
@@ -22,6 +24,8 @@ interface DashboardShellProps {
   onLogout: () => void;
   /** Phone layout: a top bar and scrollable tab chips instead of the sidebar. */
   mobileNav?: boolean;
+  /** Below 768 px the tabs sit in a bottom bar (thumb reach) instead of the chips (decision 023). */
+  bottomNav?: boolean;
   headerExtra?: ReactNode;
   children: ReactNode;
 }
@@ -39,7 +43,46 @@ function CountBadge({ count, active }: { count: number; active: boolean }) {
   );
 }
 
-export function DashboardShell({ title, subtitle, status, items, activeId, onLogout, mobileNav = true, headerExtra, children }: DashboardShellProps) {
+/** The technician's tabs at the bottom of a phone's screen: icons with a short label, count badges, the active one marked. */
+function BottomNav({ items, activeId }: { items: NavItem[]; activeId: string }) {
+  return (
+    <nav aria-label="Onglets" data-bottom-nav className="fixed inset-x-0 bottom-0 z-40 border-t bg-card/95 pb-[env(safe-area-inset-bottom)] backdrop-blur md:hidden">
+      <ul className="grid" style={{ gridTemplateColumns: `repeat(${items.length}, minmax(0, 1fr))` }}>
+        {items.map((item) => {
+          const active = item.id === activeId;
+          return (
+            <li key={item.id}>
+              <Link
+                to={item.href}
+                aria-current={active ? 'page' : undefined}
+                aria-label={item.label}
+                className={cn(
+                  'relative flex h-16 flex-col items-center justify-center gap-0.5 px-0.5 text-[0.7rem] font-medium leading-tight [&_svg]:size-5',
+                  active ? 'text-primary' : 'text-muted-foreground',
+                )}
+              >
+                {active ? <span className="absolute inset-x-3 top-0 h-0.5 rounded-full bg-primary" aria-hidden="true" /> : null}
+                <span className="relative">
+                  {item.icon}
+                  {item.count ? (
+                    <span aria-hidden="true" className="absolute -top-1.5 left-3 min-w-4 rounded-full bg-primary px-1 text-center text-[0.625rem] font-semibold leading-4 text-primary-foreground tabular-nums">
+                      {item.count > 99 ? '99+' : item.count}
+                    </span>
+                  ) : null}
+                </span>
+                <span className="max-w-full truncate" aria-hidden="true">
+                  {item.shortLabel ?? item.label}
+                </span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+export function DashboardShell({ title, subtitle, status, items, activeId, onLogout, mobileNav = true, bottomNav = false, headerExtra, children }: DashboardShellProps) {
   useToastRegion();
   return (
     <div className={cn('min-h-dvh', mobileNav ? 'lg:grid lg:grid-cols-[16rem_1fr]' : 'xl:grid xl:grid-cols-[16rem_1fr]')}>
@@ -95,7 +138,7 @@ export function DashboardShell({ title, subtitle, status, items, activeId, onLog
                 <LogOut aria-hidden="true" />
               </Button>
             </div>
-            <nav aria-label="Onglets" className="-mb-px flex gap-1 overflow-x-auto px-3 pb-2">
+            <nav aria-label={bottomNav ? 'Onglets (tablette)' : 'Onglets'} className={cn('-mb-px gap-1 overflow-x-auto px-3 pb-2', bottomNav ? 'hidden md:flex' : 'flex')}>
               {items.map((item) => {
                 const active = item.id === activeId;
                 return (
@@ -118,8 +161,9 @@ export function DashboardShell({ title, subtitle, status, items, activeId, onLog
           </header>
         ) : null}
         {headerExtra}
-        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-5 sm:px-6 lg:px-8 lg:py-8">{children}</main>
+        <main className={cn('mx-auto w-full max-w-6xl flex-1 px-4 py-5 sm:px-6 lg:px-8 lg:py-8', bottomNav && 'pb-28 md:pb-5')}>{children}</main>
       </div>
+      {bottomNav ? <BottomNav items={items} activeId={activeId} /> : null}
     </div>
   );
 }

@@ -1,20 +1,31 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApplicationWork, TechnicianLotComment } from '@maillon/common/schemas/field-work';
-import { api } from '@/lib/api-client';
+import { useQueuedRequest } from '@/lib/offline/use-queue';
+import type { QueuedRequestSpec } from '@/lib/offline/queue';
 import { applicationWorkQueryKey } from './work-get-application-work';
 
-export function saveTechnicianComment({ applicationId, content }: { applicationId: string; content: string }) {
-  return api.put<TechnicianLotComment>(`/api/applications/${applicationId}/technician-comment`, { content });
+export interface SaveTechnicianCommentInput {
+  technicianId: string;
+  applicationId: string;
+  /** The lot's title, for the pending and refused lists. */
+  lotTitle: string;
+  content: string;
 }
 
-/** "Commentaire pour l'admin" of a lot; the cached work view is patched rather than refetched. */
-export function useSaveTechnicianComment(technicianId: string, applicationId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (content: string) => saveTechnicianComment({ applicationId, content }),
-    onSuccess: (comment) =>
-      queryClient.setQueryData<ApplicationWork>(applicationWorkQueryKey(technicianId, applicationId), (work) =>
-        work ? { ...work, technicianComment: comment } : work,
-      ),
-  });
+export const lotCommentTarget = (applicationId: string) => `application:${applicationId}:comment`;
+
+/** "Commentaire pour l'admin" of a lot, queued when offline; only the latest text waits (decision 023). */
+export function saveTechnicianCommentRequest({ technicianId, applicationId, lotTitle, content }: SaveTechnicianCommentInput): QueuedRequestSpec {
+  return {
+    method: 'PUT',
+    url: `/api/applications/${applicationId}/technician-comment`,
+    json: { content },
+    label: `Commentaire pour l'admin — ${lotTitle}`,
+    target: lotCommentTarget(applicationId),
+    scope: lotCommentTarget(applicationId),
+    replaces: lotCommentTarget(applicationId),
+    invalidate: [applicationWorkQueryKey(technicianId, applicationId)],
+  };
+}
+
+export function useSaveTechnicianComment() {
+  return useQueuedRequest(saveTechnicianCommentRequest);
 }

@@ -1,13 +1,14 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Ban, CheckCheck, MessageSquare, Package, Route } from 'lucide-react';
+import { Ban, CalendarClock, CheckCheck, ChevronDown, MessageSquare, Package, Route } from 'lucide-react';
 import { formatDepartment } from '@maillon/common/departments';
 import { formatDate, formatDistance, formatEuros, formatEurosShort } from '@maillon/common/format';
 import type { TechnicianApplication } from '@maillon/common/schemas/applications';
 import { ADDRESS_MISSING, ALL_DEVICES_REQUIRED } from '@maillon/common/field-work-rules';
 import type { ApplicationWork, SortRouteResponse } from '@maillon/common/schemas/field-work';
 import type { Technician } from '@maillon/common/schemas/technicians';
+import { NetworkRequired } from '@/components/offline/pending-mark';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -15,13 +16,18 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ErrorState, Skeleton } from '@/components/ui/feedback';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { paths } from '@/config/paths';
+import { useOnlineStatus } from '@/hooks/use-online-status';
 import { ApiError } from '@/lib/api-client';
+import { useLocalChanges, type LocalChange } from '@/lib/offline/use-queue';
 import { useCancelApplication } from '../api/work-cancel-application';
 import { useCompleteApplication } from '../api/work-complete-application';
 import { applicationWorkQueryKey, useApplicationWork } from '../api/work-get-application-work';
+import { deviceTarget } from '../api/work-save-progress';
+import { lotCommentTarget } from '../api/work-save-technician-comment';
 import { useSortRoute } from '../api/work-sort-route';
 import { AdminComment, ApplicationStatusBadge, Fact, formatAppliedAt } from './application-details';
-import { WorkDeviceCard } from './work-device-card';
+import { WorkDeviceCard, type DeviceOverlay } from './work-device-card';
+import { toDateInputValue } from './work-visit-slot';
 import { WorkTechnicianComment } from './work-technician-comment';
 
 export interface RecruitedMissionProps {
@@ -86,6 +92,38 @@ function AdminMessages({ messages }: { messages: ApplicationWork['adminMessages'
   );
 }
 
+/** What this phone changed on each device, in the order it was changed (queued or just delivered). */
+function deviceOverlays(changes: LocalChange[]): Map<string, DeviceOverlay> {
+  const overlays = new Map<string, DeviceOverlay>();
+  for (const { request, waiting } of changes) {
+    if (!request.target.startsWith('mission:') || !request.json) continue;
+    const overlay = overlays.get(request.target) ?? { waiting: false };
+    if (typeof request.json.isCompleted === 'boolean') overlay.isCompleted = request.json.isCompleted;
+    if ('plannedVisitDate' in request.json) {
+      overlay.plannedVisitDate = (request.json.plannedVisitDate as string | null) ?? null;
+      overlay.visitWindow = (request.json.visitWindow as DeviceOverlay['visitWindow']) ?? null;
+      overlay.visitStartTime = (request.json.visitStartTime as string | null | undefined) ?? null;
+      overlay.visitEndTime = (request.json.visitEndTime as string | null | undefined) ?? null;
+    }
+    overlay.waiting ||= waiting;
+    overlays.set(request.target, overlay);
+  }
+  return overlays;
+}
+
+/** The next visit still to make: the earliest planned day, today or later, among the devices not done. */
+function nextVisit(missions: ApplicationWork['missions'], overlays: Map<string, DeviceOverlay>): { day: string; title: string } | null {
+  const today = toDateInputValue(new Date().toISOString());
+  let next: { day: string; title: string } | null = null;
+  for (const mission of missions) {
+    const overlay = overlays.get(deviceTarget(mission.id));
+    if (overlay?.isCompleted ?? mission.progress.isCompleted) continue;
+    const day = overlay?.plannedVisitDate !== undefined ? (overlay.plannedVisitDate ?? '') : toDateInputValue(mission.progress.plannedVisitDate);
+    if (day && day >= today && (!next || day < next.day)) next = { day, title: mission.title };
+  }
+  return next;
+}
+
 /** Spec §2 Recruté view: the lot, its devices with planning, completion and directions, and the lot's actions. */
 export function RecruitedMission({ application, technician }: RecruitedMissionProps) {
   const headingId = useId();
@@ -95,6 +133,8 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
   const sortRoute = useSortRoute(technician.id, application.id);
   const complete = useCompleteApplication();
   const cancel = useCancelApplication();
+  const online = useOnlineStatus();
+  const local = useLocalChanges();
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: applicationWorkQueryKey(technician.id, application.id) });
 
@@ -137,10 +177,26 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
 
   const legs = new Map(route?.stops.map((stop) => [stop.missionId, stop]) ?? []);
   const missions = work.data?.missions ?? [];
-  const left = missions.filter((m) => !m.progress.isCompleted).length;
+  const overlays = deviceOverlays(local);
+  const isDone = (mission: ApplicationWork['missions'][number]) => overlays.get(deviceTarget(mission.id))?.isCompleted ?? mission.progress.isCompleted;
+  const left = missions.filter((m) => !isDone(m)).length;
+  const next = nextVisit(missions, overlays);
+  const commentChanges = local.filter((change) => change.request.target === lotCommentTarget(application.id));
+  const lastComment = commentChanges.at(-1);
 
   return (
-    <Card role="region" aria-labelledby={headingId} className="grid gap-4 p-4 sm:p-5">
+    <Card role="region" aria-labelledby={headingId} className="grid grid-cols-1 gap-4 p-4 sm:p-5">
+      {recruited && missions.length > 0 ? (
+        <div className="sticky top-[3.6rem] z-20 -mx-4 -mt-4 flex items-center gap-3 rounded-t-lg border-b bg-card/95 px-4 py-2 backdrop-blur sm:-mx-5 sm:-mt-5 sm:px-5 lg:top-0">
+          <p className="shrink-0 text-sm font-semibold tabular-nums">
+            {missions.length - left} / {missions.length} effectués
+          </p>
+          <p className="flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">
+            <CalendarClock className="size-4 shrink-0" aria-hidden="true" />
+            <span className="truncate">{next ? `Prochain passage : ${formatDate(`${next.day}T12:00:00Z`)} — ${next.title}` : 'Aucun passage prévu'}</span>
+          </p>
+        </div>
+      ) : null}
       <header className="grid gap-2">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <h2 id={headingId} className="min-w-0 break-words text-lg font-semibold leading-snug">
@@ -170,7 +226,7 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
               <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
                 <ConfirmDialog
                   trigger={
-                    <Button size="lg" disabled={!work.data.canFinish}>
+                    <Button size="lg" disabled={!work.data.canFinish || !online}>
                       <CheckCheck aria-hidden="true" />
                       Marquer comme terminé
                     </Button>
@@ -184,7 +240,7 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
                 />
                 <ConfirmDialog
                   trigger={
-                    <Button size="lg" variant="outline" disabled={work.data.cancellationBlocked}>
+                    <Button size="lg" variant="outline" disabled={work.data.cancellationBlocked || !online}>
                       <Ban aria-hidden="true" />
                       Annuler
                     </Button>
@@ -201,19 +257,28 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
                   {ALL_DEVICES_REQUIRED}
                 </p>
               ) : null}
+              {!online ? <NetworkRequired>Terminer, annuler et trier la tournée demandent une connexion.</NetworkRequired> : null}
               {work.data.cancellationBlocked ? (
                 <p className="text-xs text-muted-foreground">Annulation impossible : un défibrillateur est déjà traité ou un colis a été expédié.</p>
               ) : null}
             </div>
           ) : null}
 
-          <LotFacts lot={work.data.lot} />
+          <details className="group rounded-md border bg-background [&_summary::-webkit-details-marker]:hidden">
+            <summary className="flex min-h-11 cursor-pointer items-center justify-between gap-2 px-3 text-sm font-medium">
+              Détails du lot
+              <ChevronDown className="size-4 transition-transform group-open:rotate-180" aria-hidden="true" />
+            </summary>
+            <div className="border-t p-2">
+              <LotFacts lot={work.data.lot} />
+            </div>
+          </details>
           <AdminComment comment={work.data.application.adminComment} />
           <AdminMessages messages={work.data.adminMessages} />
 
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
             {recruited ? (
-              <Button size="lg" variant="secondary" onClick={sort} disabled={sortRoute.isPending || left === 0}>
+              <Button size="lg" variant="secondary" onClick={sort} disabled={sortRoute.isPending || left === 0 || !online}>
                 <Route aria-hidden="true" />
                 {sortRoute.isPending ? 'Tri en cours...' : 'Trier pour économiser ma route'}
               </Button>
@@ -243,7 +308,7 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
             {missions.length === 0 ? (
               <p className="rounded-md border border-dashed px-3 py-6 text-center text-sm text-muted-foreground">Aucun défibrillateur dans ce lot</p>
             ) : (
-              <ul className="grid gap-3">
+              <ul className="grid gap-2">
                 {missions.map((mission, index) => (
                   <WorkDeviceCard
                     key={mission.id}
@@ -252,6 +317,7 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
                     technicianId={technician.id}
                     editable={recruited}
                     leg={legs.get(mission.id)}
+                    overlay={overlays.get(deviceTarget(mission.id))}
                     onChanged={refresh}
                   />
                 ))}
@@ -262,7 +328,9 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
           <WorkTechnicianComment
             technicianId={technician.id}
             applicationId={application.id}
-            initial={work.data.technicianComment.content}
+            lotTitle={title}
+            initial={typeof lastComment?.request.json?.content === 'string' ? lastComment.request.json.content : work.data.technicianComment.content}
+            waiting={commentChanges.some((change) => change.waiting)}
             disabled={!recruited}
           />
         </>

@@ -1,21 +1,36 @@
 import { useId, useState } from 'react';
-import { CheckCircle2, MapPin, Navigation, Phone } from 'lucide-react';
-import { formatDistance, formatDuration } from '@maillon/common/format';
+import { CheckCircle2, ChevronDown, MapPin, Navigation, Phone } from 'lucide-react';
+import { formatDate, formatDistance, formatDuration } from '@maillon/common/format';
 import type { RouteStop, WorkMission } from '@maillon/common/schemas/field-work';
+import { PendingMark } from '@/components/offline/pending-mark';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/cn';
+import { refusalOf } from '@/lib/offline/queued-request';
 import { useSaveProgress } from '../api/work-save-progress';
-import { WorkVisitSlot } from './work-visit-slot';
-
-/** The spec's refresh delay after a toggle. */
-const TOGGLE_REFRESH_MS = 200;
+import { toDateInputValue, WorkVisitSlot } from './work-visit-slot';
 
 export function mapsDirectionsUrl(mission: Pick<WorkMission, 'location' | 'title'>): string {
   return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(mission.location?.trim() || mission.title)}`;
+}
+
+function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
+/** What this phone changed on a device and the server may not show yet (decision 023). */
+export interface DeviceOverlay {
+  isCompleted?: boolean;
+  /** "YYYY-MM-DD", or null when the date was removed. */
+  plannedVisitDate?: string | null;
+  /** The time window queued with the date (null: the whole day). */
+  visitWindow?: WorkMission['progress']['visitWindow'];
+  visitStartTime?: string | null;
+  visitEndTime?: string | null;
+  /** A change waits for the network. */
+  waiting: boolean;
 }
 
 interface WorkDeviceCardProps {
@@ -26,134 +41,167 @@ interface WorkDeviceCardProps {
   editable: boolean;
   /** Leg from the previous stop, after "Trier pour économiser ma route". */
   leg: RouteStop | undefined;
+  overlay: DeviceOverlay | undefined;
   onChanged: () => void;
 }
 
-/** One device of the lot, as a card comfortable at 390 px (spec §2 Recruté view). */
-export function WorkDeviceCard({ mission, index, technicianId, editable, leg, onChanged }: WorkDeviceCardProps) {
+/**
+ * One device of the lot (spec §2 Recruté view), compact for a phone (decision 023): one row with the route order, the
+ * site, its status and planned date, and one-tap call and directions; a tap opens today's full card.
+ */
+export function WorkDeviceCard({ mission, index, technicianId, editable, leg, overlay, onChanged }: WorkDeviceCardProps) {
   const titleId = useId();
-  const [done, setDone] = useState(mission.progress.isCompleted);
-  const [doneSeen, setDoneSeen] = useState(mission.progress.isCompleted);
-  if (mission.progress.isCompleted !== doneSeen) {
-    setDoneSeen(mission.progress.isCompleted);
-    setDone(mission.progress.isCompleted);
-  }
+  const detailsId = useId();
+  const [expanded, setExpanded] = useState(false);
+  const savedDay = overlay?.plannedVisitDate !== undefined ? (overlay.plannedVisitDate ?? '') : toDateInputValue(mission.progress.plannedVisitDate);
+  const done = overlay?.isCompleted ?? mission.progress.isCompleted;
   const saveProgress = useSaveProgress();
 
+  const save = (patch: { isCompleted: boolean }) => saveProgress.send({ missionId: mission.id, technicianId, title: mission.title, patch });
+
   const toggle = (checked: boolean) => {
-    setDone(checked);
-    saveProgress.mutate(
-      { missionId: mission.id, technicianId, patch: { isCompleted: checked } },
-      {
-        onSuccess: () => setTimeout(onChanged, TOGGLE_REFRESH_MS),
-        onError: () => {
-          setDone(!checked);
-          toast({ title: 'Erreur de sauvegarde', description: 'Réessayez le toggle', variant: 'destructive' });
-        },
-      },
+    save({ isCompleted: checked }).catch((error: unknown) =>
+      toast({ title: 'Erreur de sauvegarde', description: refusalOf(error).message || 'Réessayez le toggle', variant: 'destructive' }),
     );
   };
 
+  const plannedLabel = savedDay ? `Passage le ${formatDate(`${savedDay}T12:00:00Z`)}` : 'Date à prévoir';
+
   return (
     <li>
-      <Card role="article" aria-labelledby={titleId} className={cn('grid gap-3 p-4', done && 'border-success/40 bg-success-soft/30')}>
-        <div className="flex items-start justify-between gap-3">
-          <div className="grid min-w-0 gap-1">
-            <span className="text-xs font-medium text-muted-foreground">
-              {index + 1}. {mission.defibrillatorModel || 'Modèle non spécifié'}
+      <article aria-labelledby={titleId} className={cn('rounded-lg border bg-card shadow-xs', done && 'border-success/40 bg-success-soft/30')}>
+        <div className="flex items-center gap-1 py-1.5 pl-2 pr-1.5">
+          <button
+            type="button"
+            aria-expanded={expanded}
+            aria-controls={detailsId}
+            onClick={() => setExpanded((value) => !value)}
+            className="flex min-h-12 min-w-0 flex-1 items-center gap-2 rounded-md px-1 py-1 text-left focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <span className="grid size-7 shrink-0 place-items-center rounded-full bg-muted text-xs font-semibold tabular-nums">
+              {index + 1}
             </span>
-            <h4 id={titleId} className="break-words font-semibold leading-snug">
-              {mission.title}
-            </h4>
-          </div>
-          <Badge variant={done ? 'success' : 'warning'} className="shrink-0">
-            {done ? 'Effectué' : 'À faire'}
-          </Badge>
-        </div>
-
-        <dl className="grid gap-1.5 text-sm">
-          <div className="flex flex-wrap gap-x-1.5">
-            <dt className="text-muted-foreground">N° de série :</dt>
-            <dd className="break-all font-mono">{mission.serialNumber || 'Non renseigné'}</dd>
-          </div>
-          {mission.location ? (
-            <div className="flex gap-1.5">
-              <dt>
-                <MapPin className="mt-0.5 size-4 text-muted-foreground" aria-label="Adresse" />
-              </dt>
-              <dd className="break-words">{mission.location}</dd>
-            </div>
-          ) : null}
-          <div className="flex gap-1.5">
-            <dt>
-              <Phone className="mt-0.5 size-4 text-muted-foreground" aria-label="Téléphone du site" />
-            </dt>
-            <dd>
-              {mission.telSite ? (
-                <a className="font-medium text-primary underline-offset-4 hover:underline" href={`tel:${mission.telSite.replace(/\s+/g, '')}`}>
-                  {mission.telSite}
-                </a>
-              ) : (
-                'Téléphone non renseigné'
-              )}
-            </dd>
-          </div>
-          {mission.observations ? (
-            <div className="grid gap-0.5">
-              <dt className="text-muted-foreground">Commentaire :</dt>
-              <dd className="whitespace-pre-line break-words">{mission.observations}</dd>
-            </div>
-          ) : null}
-          {mission.progress.adminComments ? (
-            <div className="grid gap-0.5 rounded-md bg-info-soft px-2 py-1.5">
-              <dt className="font-medium text-info">Commentaire de l’administrateur :</dt>
-              <dd className="whitespace-pre-line break-words">{mission.progress.adminComments}</dd>
-            </div>
-          ) : null}
-          {leg ? (
-            <div className="flex flex-wrap gap-x-1.5 text-muted-foreground">
-              <dt>Trajet depuis l’étape précédente :</dt>
-              <dd className="font-medium text-foreground">
-                {leg.distance === null ? 'Distance inconnue' : `${formatDistance(leg.distance)} · ${formatDuration(leg.duration)}`}
-              </dd>
-            </div>
-          ) : null}
-        </dl>
-
-        <WorkVisitSlot mission={mission} technicianId={technicianId} editable={editable} onChanged={onChanged} />
-
-        <label className="flex min-h-11 cursor-pointer items-center justify-between gap-3 rounded-md border bg-background px-3 py-2">
-          <span className="text-sm font-medium">{done ? 'Effectué' : 'À faire'}</span>
-          <Switch
-            checked={done}
-            disabled={!editable || saveProgress.isPending}
-            onCheckedChange={toggle}
-            aria-label={`Effectué : ${mission.title}`}
-          />
-        </label>
-
-        <div className="grid grid-cols-2 gap-2">
-          {mission.completionLink && !done ? (
-            <Button asChild variant="default" size="lg">
-              <a href={mission.completionLink} target="_blank" rel="noopener noreferrer">
-                <CheckCircle2 aria-hidden="true" />
-                COMPLÉTER
+            <span className="grid min-w-0 flex-1 gap-0.5">
+              <span id={titleId} className="line-clamp-2 break-words text-sm font-semibold leading-snug">
+                {mission.title}
+              </span>
+              <span className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 text-xs text-muted-foreground">
+                <Badge variant={done ? 'success' : 'warning'} className="px-1.5 py-0">
+                  {done ? 'Effectué' : 'À faire'}
+                </Badge>
+                <span className="truncate">{plannedLabel}</span>
+                {overlay?.waiting ? <PendingMark /> : null}
+              </span>
+            </span>
+            <ChevronDown className={cn('size-4 shrink-0 text-muted-foreground transition-transform', expanded && 'rotate-180')} aria-hidden="true" />
+          </button>
+          {/* One tap: call the site, get directions (spec's Y ALLER, also in the full card). */}
+          {mission.telSite ? (
+            <Button asChild variant="ghost" size="icon" className="size-11 shrink-0 rounded-full text-primary">
+              <a href={telHref(mission.telSite)} aria-label={`Appeler le site : ${mission.title}`}>
+                <Phone aria-hidden="true" />
               </a>
             </Button>
-          ) : (
-            <Button variant="default" size="lg" disabled>
-              <CheckCircle2 aria-hidden="true" />
-              COMPLÉTER
-            </Button>
-          )}
-          <Button asChild variant="outline" size="lg">
-            <a href={mapsDirectionsUrl(mission)} target="_blank" rel="noopener noreferrer">
+          ) : null}
+          <Button asChild variant="ghost" size="icon" className="size-11 shrink-0 rounded-full text-primary">
+            <a href={mapsDirectionsUrl(mission)} target="_blank" rel="noopener noreferrer" aria-label={`Itinéraire : ${mission.title}`}>
               <Navigation aria-hidden="true" />
-              Y ALLER
             </a>
           </Button>
         </div>
-      </Card>
+
+        {expanded ? (
+          <div id={detailsId} className="grid gap-3 border-t px-4 pb-4 pt-3">
+            <div className="grid min-w-0 gap-1">
+              <span className="text-xs font-medium text-muted-foreground">
+                {index + 1}. {mission.defibrillatorModel || 'Modèle non spécifié'}
+              </span>
+              <h4 className="break-words font-semibold leading-snug">{mission.title}</h4>
+            </div>
+
+            <dl className="grid gap-1.5 text-sm">
+              <div className="flex flex-wrap gap-x-1.5">
+                <dt className="text-muted-foreground">N° de série :</dt>
+                <dd className="break-all font-mono">{mission.serialNumber || 'Non renseigné'}</dd>
+              </div>
+              {mission.location ? (
+                <div className="flex gap-1.5">
+                  <dt>
+                    <MapPin className="mt-0.5 size-4 text-muted-foreground" aria-label="Adresse" />
+                  </dt>
+                  <dd className="break-words">{mission.location}</dd>
+                </div>
+              ) : null}
+              <div className="flex gap-1.5">
+                <dt>
+                  <Phone className="mt-0.5 size-4 text-muted-foreground" aria-label="Téléphone du site" />
+                </dt>
+                <dd>
+                  {mission.telSite ? (
+                    <a className="font-medium text-primary underline-offset-4 hover:underline" href={telHref(mission.telSite)}>
+                      {mission.telSite}
+                    </a>
+                  ) : (
+                    'Téléphone non renseigné'
+                  )}
+                </dd>
+              </div>
+              {mission.observations ? (
+                <div className="grid gap-0.5">
+                  <dt className="text-muted-foreground">Commentaire :</dt>
+                  <dd className="whitespace-pre-line break-words">{mission.observations}</dd>
+                </div>
+              ) : null}
+              {mission.progress.adminComments ? (
+                <div className="grid gap-0.5 rounded-md bg-info-soft px-2 py-1.5">
+                  <dt className="font-medium text-info">Commentaire de l’administrateur :</dt>
+                  <dd className="whitespace-pre-line break-words">{mission.progress.adminComments}</dd>
+                </div>
+              ) : null}
+              {leg ? (
+                <div className="flex flex-wrap gap-x-1.5 text-muted-foreground">
+                  <dt>Trajet depuis l’étape précédente :</dt>
+                  <dd className="font-medium text-foreground">
+                    {leg.distance === null ? 'Distance inconnue' : `${formatDistance(leg.distance)} · ${formatDuration(leg.duration)}`}
+                  </dd>
+                </div>
+              ) : null}
+            </dl>
+
+            <WorkVisitSlot mission={mission} technicianId={technicianId} editable={editable} overlay={overlay} onChanged={onChanged} />
+
+            <label className="flex min-h-11 cursor-pointer items-center justify-between gap-3 rounded-md border bg-background px-3 py-2">
+              <span className="flex items-center gap-2 text-sm font-medium">
+                {done ? 'Effectué' : 'À faire'}
+                {overlay?.waiting && overlay.isCompleted !== undefined ? <PendingMark /> : null}
+              </span>
+              <Switch checked={done} disabled={!editable} onCheckedChange={toggle} aria-label={`Effectué : ${mission.title}`} />
+            </label>
+
+            <div className="grid grid-cols-2 gap-2">
+              {mission.completionLink && !done ? (
+                <Button asChild variant="default" size="lg">
+                  <a href={mission.completionLink} target="_blank" rel="noopener noreferrer">
+                    <CheckCircle2 aria-hidden="true" />
+                    COMPLÉTER
+                  </a>
+                </Button>
+              ) : (
+                <Button variant="default" size="lg" disabled>
+                  <CheckCircle2 aria-hidden="true" />
+                  COMPLÉTER
+                </Button>
+              )}
+              <Button asChild variant="outline" size="lg">
+                <a href={mapsDirectionsUrl(mission)} target="_blank" rel="noopener noreferrer">
+                  <Navigation aria-hidden="true" />
+                  Y ALLER
+                </a>
+              </Button>
+            </div>
+          </div>
+        ) : null}
+      </article>
     </li>
   );
 }

@@ -3,23 +3,39 @@ import { TECHNICIAN_COMMENT_MAX } from '@maillon/common/field-work-rules';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
+import { useOnlineStatus } from '@/hooks/use-online-status';
+import { refusalOf } from '@/lib/offline/queued-request';
 import { useSaveTechnicianComment } from '../api/work-save-technician-comment';
 
 /** Spec §9: the comment autosaves 1 s after the last keystroke. */
 const AUTOSAVE_DELAY_MS = 1000;
 
-/** "Commentaire pour l'admin" of a lot (3 rows), saved on its own after a pause in typing. */
-export function WorkTechnicianComment({ technicianId, applicationId, initial, disabled }: { technicianId: string; applicationId: string; initial: string; disabled: boolean }) {
+interface WorkTechnicianCommentProps {
+  technicianId: string;
+  applicationId: string;
+  lotTitle: string;
+  /** The saved text: the server's, or the one waiting on this phone. */
+  initial: string;
+  /** A text waits on this phone for the network. */
+  waiting: boolean;
+  disabled: boolean;
+}
+
+/** "Commentaire pour l'admin" of a lot (3 rows), saved on its own after a pause in typing, queued when offline. */
+export function WorkTechnicianComment({ technicianId, applicationId, lotTitle, initial, waiting, disabled }: WorkTechnicianCommentProps) {
   const id = useId();
+  const online = useOnlineStatus();
   const [text, setText] = useState(initial);
   const [state, setState] = useState<'idle' | 'waiting' | 'saving' | 'saved' | 'error'>('idle');
-  const save = useSaveTechnicianComment(technicianId, applicationId);
+  const { send } = useSaveTechnicianComment();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const pending = useRef<string | null>(null);
-  const mutate = useRef(save.mutate);
+  const sendRef = useRef(send);
   useEffect(() => {
-    mutate.current = save.mutate;
+    sendRef.current = send;
   });
+
+  const save = (content: string) => sendRef.current({ technicianId, applicationId, lotTitle, content });
 
   const flush = () => {
     if (timer.current) clearTimeout(timer.current);
@@ -28,23 +44,24 @@ export function WorkTechnicianComment({ technicianId, applicationId, initial, di
     if (content === null) return;
     pending.current = null;
     setState('saving');
-    mutate.current(content, {
-      onSuccess: () => setState((s) => (s === 'saving' ? 'saved' : s)),
-      onError: () => {
+    save(content).then(
+      () => setState((s) => (s === 'saving' ? 'saved' : s)),
+      (error: unknown) => {
         setState('error');
-        toast({ title: 'Erreur de sauvegarde', description: 'Impossible de sauvegarder les données', variant: 'destructive' });
+        toast({ title: 'Erreur de sauvegarde', description: refusalOf(error).message || 'Impossible de sauvegarder les données', variant: 'destructive' });
       },
-    });
+    );
   };
 
-  // Leaving the screen with unsaved text still saves it.
+  // Leaving the screen with unsaved text still saves it (queued if need be).
   useEffect(
     () => () => {
       if (pending.current !== null) {
         if (timer.current) clearTimeout(timer.current);
-        mutate.current(pending.current);
+        void save(pending.current).catch(() => undefined);
       }
     },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
   );
 
@@ -56,8 +73,20 @@ export function WorkTechnicianComment({ technicianId, applicationId, initial, di
     timer.current = setTimeout(flush, AUTOSAVE_DELAY_MS);
   };
 
-  const status =
-    state === 'saving' ? 'Sauvegarde...' : state === 'saved' ? 'Commentaire enregistré' : state === 'error' ? 'Non enregistré' : state === 'waiting' ? 'Modifications en cours' : 'Enregistré automatiquement';
+  const queued = (state === 'saving' || state === 'idle') && waiting;
+  const status = queued
+    ? 'Enregistré sur le téléphone, envoi au retour du réseau'
+    : state === 'saving'
+      ? online
+        ? 'Sauvegarde...'
+        : 'Enregistré sur le téléphone, envoi au retour du réseau'
+      : state === 'saved'
+        ? 'Commentaire enregistré'
+        : state === 'error'
+          ? 'Non enregistré'
+          : state === 'waiting'
+            ? 'Modifications en cours'
+            : 'Enregistré automatiquement';
 
   return (
     <Field id={id} label="Commentaire pour l'admin" hint={<span aria-live="polite">{status}</span>}>

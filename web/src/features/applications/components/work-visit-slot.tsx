@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { CalendarCheck2, CalendarClock, Check, Send, X } from 'lucide-react';
 import { formatDate, formatDateTime } from '@maillon/common/format';
 import { NO_SITE_EMAIL, VISIT_DATE_REQUIRED } from '@maillon/common/field-work-rules';
@@ -13,15 +13,18 @@ import {
   type VisitSlot,
   type VisitWindow,
 } from '@maillon/common/visit-slot';
+import { NetworkRequired } from '@/components/offline/pending-mark';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
+import { useOnlineStatus } from '@/hooks/use-online-status';
 import { ApiError } from '@/lib/api-client';
 import { useAnswerSiteProposal, type ProposalDecision } from '../api/work-answer-site-proposal';
 import { useNotifyClient } from '../api/work-notify-client';
 import { useSaveProgress } from '../api/work-save-progress';
+import type { DeviceOverlay } from './work-device-card';
 
 const parisDayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
 
@@ -49,6 +52,37 @@ function savedDraft(progress: WorkMission['progress']): SlotDraft {
   };
 }
 
+/** The slot as this phone last saved it: the server's, or a change still waiting in the offline queue (decision 023). */
+function localDraft(progress: WorkMission['progress'], overlay: DeviceOverlay | undefined): SlotDraft {
+  if (overlay?.plannedVisitDate === undefined) return savedDraft(progress);
+  return savedDraft({
+    ...progress,
+    plannedVisitDate: overlay.plannedVisitDate ? `${overlay.plannedVisitDate}T12:00:00Z` : null,
+    visitWindow: overlay.visitWindow ?? null,
+    visitStartTime: overlay.visitStartTime ?? null,
+    visitEndTime: overlay.visitEndTime ?? null,
+  });
+}
+
+/** A complete day a person would plan (the date input gives partial years while one types). */
+function isPlannableDay(value: string): boolean {
+  const match = /^(\d{4})-\d{2}-\d{2}$/.exec(value);
+  return value === '' || (match !== null && Number(match[1]) >= 2000 && Number(match[1]) <= 2100);
+}
+
+/** The patch that saves a slot (or clears the date). */
+function slotPatch(slot: VisitSlot | null): ProgressPatch {
+  if (!slot) return { plannedVisitDate: null };
+  return {
+    plannedVisitDate: slot.date,
+    visitWindow: slot.window,
+    ...(slot.window === 'range' ? { visitStartTime: slot.startTime, visitEndTime: slot.endTime } : {}),
+  };
+}
+
+/** A slot typed in the fields is saved once the technician pauses. */
+const SLOT_SAVE_DELAY_MS = 800;
+
 function draftSlot(draft: SlotDraft): VisitSlot | null {
   if (!draft.day) return null;
   if (draft.window === 'day') return { date: draft.day, window: null, startTime: null, endTime: null };
@@ -74,27 +108,31 @@ interface WorkVisitSlotProps {
   mission: WorkMission;
   technicianId: string;
   editable: boolean;
+  /** Changes of this phone not yet on the server (offline queue). */
+  overlay?: DeviceOverlay | undefined;
   onChanged: () => void;
 }
 
 /**
- * « Je passerais le : » with its time window, « Informer client » (save first, then inform: spec 01 §2, §8), and what
- * the site answered through its link: confirmed, or another date proposed that the technician accepts or refuses
- * (issue 19).
+ * « Je passerais le : » with its time window, saved as it is typed through the offline queue (a dead zone loses nothing),
+ * « Informer client » (needs the network; saves first, then informs: spec 01 §2, §8), and what the site answered through
+ * its link: confirmed, or another date proposed that the technician accepts or refuses (issue 19).
  */
-export function WorkVisitSlot({ mission, technicianId, editable, onChanged }: WorkVisitSlotProps) {
+export function WorkVisitSlot({ mission, technicianId, editable, overlay, onChanged }: WorkVisitSlotProps) {
   const dateId = useId();
   const windowId = useId();
   const startId = useId();
   const endId = useId();
-  const saved = savedDraft(mission.progress);
+  const online = useOnlineStatus();
+  const server = savedDraft(mission.progress);
+  const saved = localDraft(mission.progress, overlay);
   const savedKey = JSON.stringify(saved);
-  const [draft, setDraft] = useState(saved);
+  const [draft, setDraftState] = useState(saved);
   const [savedSeen, setSavedSeen] = useState(savedKey);
-  // A new saved slot from the server (refetch) replaces the fields' values.
+  // A new saved slot (from the server or this phone's queue) replaces the fields' values.
   if (savedKey !== savedSeen) {
     setSavedSeen(savedKey);
-    setDraft(saved);
+    setDraftState(saved);
   }
   const [showErrors, setShowErrors] = useState(false);
   const saveProgress = useSaveProgress();
@@ -102,6 +140,33 @@ export function WorkVisitSlot({ mission, technicianId, editable, onChanged }: Wo
   const [informing, setInforming] = useState(false);
   const errors = showErrors ? rangeError(draft) : {};
   const savedSlot = draftSlot(saved);
+  const serverSlot = draftSlot(server);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const save = (slot: VisitSlot | null) =>
+    saveProgress.send({ missionId: mission.id, technicianId, title: mission.title, patch: slotPatch(slot) });
+
+  /** Saves the draft when it is a complete slot (or an emptied date) that differs from what is saved. */
+  const saveDraft = (next: SlotDraft) => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    if (!isPlannableDay(next.day) || Object.keys(rangeError(next)).length > 0) return;
+    const slot = draftSlot(next);
+    if (sameVisitSlot(slot, savedSlot)) return;
+    save(slot).catch((error: unknown) => toastError('Erreur de sauvegarde', error, 'Impossible de sauvegarder les données'));
+  };
+
+  const setDraft = (next: SlotDraft) => {
+    setDraftState(next);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => saveDraft(next), SLOT_SAVE_DELAY_MS);
+  };
 
   const informClient = async () => {
     const slot = draftSlot(draft);
@@ -114,16 +179,12 @@ export function WorkVisitSlot({ mission, technicianId, editable, onChanged }: Wo
       toast({ title: 'Créneau incomplet', description: VISIT_SLOT_MESSAGES.rangeTimesRequired, variant: 'destructive' });
       return;
     }
+    if (timer.current) clearTimeout(timer.current);
     setInforming(true);
     try {
-      if (!sameVisitSlot(slot, savedSlot)) {
-        const patch: ProgressPatch = {
-          plannedVisitDate: slot.date,
-          visitWindow: slot.window,
-          ...(slot.window === 'range' ? { visitStartTime: slot.startTime, visitEndTime: slot.endTime } : {}),
-        };
+      if (!sameVisitSlot(slot, serverSlot)) {
         try {
-          await saveProgress.mutateAsync({ missionId: mission.id, technicianId, patch });
+          await save(slot);
         } catch (error) {
           toastError('Erreur de sauvegarde', error, 'Impossible de sauvegarder les données');
           return;
@@ -151,7 +212,7 @@ export function WorkVisitSlot({ mission, technicianId, editable, onChanged }: Wo
         <>
           <div className="grid gap-2 sm:grid-cols-2">
             <Field id={dateId} label="Je passerais le :">
-              <Input type="date" value={draft.day} onChange={(event) => setDraft({ ...draft, day: event.target.value })} className="h-11" />
+              <Input type="date" value={draft.day} onChange={(event) => setDraft({ ...draft, day: event.target.value })} onBlur={() => saveDraft(draft)} className="h-11" />
             </Field>
             <Field id={windowId} label="Créneau">
               <NativeSelect
@@ -177,10 +238,11 @@ export function WorkVisitSlot({ mission, technicianId, editable, onChanged }: Wo
               </Field>
             </div>
           ) : null}
-          <Button variant="outline" size="lg" className="w-full" disabled={!draft.day || informing} onClick={() => void informClient()}>
+          <Button variant="outline" size="lg" className="w-full" disabled={!draft.day || informing || !online} onClick={() => void informClient()}>
             <Send aria-hidden="true" />
             {informing ? 'Sauvegarde...' : 'Informer client'}
           </Button>
+          {!online ? <NetworkRequired>Informer le client demande une connexion ; la date est enregistrée sur le téléphone.</NetworkRequired> : null}
         </>
       ) : savedSlot ? (
         <p className="text-sm">Passage prévu le {formatVisitSlot(savedSlot)}</p>

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionResponse } from '@maillon/common/schemas/auth';
-import { api, ApiError } from '@/lib/api-client';
+import { api, ApiError, NetworkError } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import { readConfirmedSession, readStoredSession, storeSession } from '@/lib/session';
 
@@ -17,6 +17,10 @@ export async function getMe(): Promise<SessionResponse | null> {
       storeSession(null);
       return null;
     }
+    // Offline (decision 023): the session this browser last confirmed opens the technician area; the server checks
+    // it again as soon as the network is back (the sync refreshes this read) and with every queued change.
+    const stored = error instanceof NetworkError ? readStoredSession() : null;
+    if (stored) return stored;
     throw error;
   }
 }

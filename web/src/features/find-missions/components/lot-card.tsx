@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { CheckCircle2, ChevronDown, Clock, GraduationCap, Lock } from 'lucide-react';
+import { CheckCircle2, ChevronDown, Clock, GraduationCap, Lock, WifiOff } from 'lucide-react';
 import { formatDepartment } from '@maillon/common/departments';
 import { formatDate, formatEurosShort } from '@maillon/common/format';
 import type { AvailableLot } from '@maillon/common/schemas/lots';
@@ -7,6 +7,7 @@ import type { Technician } from '@maillon/common/schemas/technicians';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { NEEDS_NETWORK, useOnlineStatus } from '@/hooks/use-online-status';
 import { cn } from '@/lib/cn';
 
 function Fact({ label, children, wide = false }: { label: string; children: React.ReactNode; wide?: boolean }) {
@@ -20,6 +21,7 @@ function Fact({ label, children, wide = false }: { label: string; children: Reac
 
 /** The call to action of a lot, with the reason when the technician cannot apply (spec §2, decisions §4). */
 function ApplyAction({ lot, technician, applying, onApply }: { lot: AvailableLot; technician: Technician; applying: boolean; onApply: () => void }) {
+  const online = useOnlineStatus();
   const blocked = (label: string, icon: React.ReactNode, hint: string) => (
     <div className="grid gap-1.5">
       <Button size="lg" variant="secondary" disabled className="w-full sm:w-auto">
@@ -48,6 +50,7 @@ function ApplyAction({ lot, technician, applying, onApply }: { lot: AvailableLot
   if (lot.isAssigned) {
     return blocked('Déjà assigné', <Lock aria-hidden="true" />, 'Un technicien a déjà été sélectionné pour ce lot.');
   }
+  if (!online) return blocked('Postuler', <WifiOff aria-hidden="true" />, NEEDS_NETWORK);
   return (
     <Button size="lg" className="w-full sm:w-auto" loading={applying} onClick={onApply}>
       Postuler

@@ -12,6 +12,7 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
+import { NEEDS_NETWORK, useOnlineStatus } from '@/hooks/use-online-status';
 import { ApiError } from '@/lib/api-client';
 import { registerTechnician } from '../api/register-technician';
 import { FileField } from './file-field';
@@ -69,6 +70,7 @@ interface RegistrationFormProps {
 
 /** The registration form of spec §2, used by the login page's popup and by /technician/register. */
 export function RegistrationForm({ idPrefix, onSuccess }: RegistrationFormProps) {
+  const online = useOnlineStatus();
   const id = (name: string) => `${idPrefix}-${name}`;
   const form = useForm<RegistrationFormInput, unknown, RegistrationFormOutput>({
     resolver: zodResolver(registrationFormSchema),
@@ -246,9 +248,10 @@ export function RegistrationForm({ idPrefix, onSuccess }: RegistrationFormProps)
       </Fieldset>
 
       <div className="grid gap-2">
-        <Button type="submit" size="lg" disabled={!termsRead} loading={isSubmitting}>
+        <Button type="submit" size="lg" disabled={!termsRead || !online} loading={isSubmitting}>
           {isSubmitting ? 'Inscription en cours...' : "S'enregistrer"}
         </Button>
+        {!online ? <p className="text-center text-sm text-muted-foreground">{NEEDS_NETWORK}</p> : null}
         {!termsRead ? (
           <p className="text-center text-sm text-muted-foreground">Lisez les conditions générales jusqu'en bas pour pouvoir vous inscrire.</p>
         ) : null}

@@ -1,10 +1,11 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { Parcel } from '@maillon/common/schemas/parcels';
 import { getPage, qs } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export const PARCELS_PAGE_SIZE = 20;
 
-export const parcelsQueryKey = (technicianId: string) => ['shipments', technicianId, 'mine'] as const;
+export const parcelsQueryKey = queryKeys.parcels;
 
 export function getParcels({ technicianId, search, offset }: { technicianId: string; search: string; offset: number }) {
   return getPage<Parcel>(`/api/shipments${qs({ technicianId, search: search.trim(), limit: PARCELS_PAGE_SIZE, offset })}`);

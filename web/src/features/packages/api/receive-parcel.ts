@@ -1,22 +1,30 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Parcel } from '@maillon/common/schemas/parcels';
-import { api } from '@/lib/api-client';
+import { useQueuedRequest } from '@/lib/offline/use-queue';
+import type { QueuedRequestSpec } from '@/lib/offline/queue';
 import { queryKeys } from '@/lib/query-keys';
 import { parcelsQueryKey } from './get-parcels';
 
-export function receiveParcel(shipmentId: string) {
-  return api.patch<Parcel>(`/api/shipments/${shipmentId}/receive`);
+export interface ReceiveParcelInput {
+  technicianId: string;
+  shipmentId: string;
+  /** The parcel's mission, for the pending and refused lists. */
+  title: string;
 }
 
-/** "Marquer comme reçu": refreshes the list and the tab's count badge. */
-export function useReceiveParcel(technicianId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: receiveParcel,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: parcelsQueryKey(technicianId) }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.technicianCounts(technicianId) }),
-      ]),
-  });
+export const parcelTarget = (shipmentId: string) => `shipment:${shipmentId}`;
+
+/** "Marquer comme reçu", queued when offline (decision 023); refreshes the list and the tab's count badge. */
+export function receiveParcelRequest({ technicianId, shipmentId, title }: ReceiveParcelInput): QueuedRequestSpec {
+  return {
+    method: 'PATCH',
+    url: `/api/shipments/${shipmentId}/receive`,
+    json: {},
+    label: `Colis reçu — ${title}`,
+    target: parcelTarget(shipmentId),
+    scope: parcelTarget(shipmentId),
+    invalidate: [parcelsQueryKey(technicianId), queryKeys.technicianCounts(technicianId)],
+  };
+}
+
+export function useReceiveParcel() {
+  return useQueuedRequest(receiveParcelRequest);
 }

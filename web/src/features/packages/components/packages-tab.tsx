@@ -8,9 +8,11 @@ import { EmptyState, ErrorState, Skeleton } from '@/components/ui/feedback';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
+import { useOnlineStatus } from '@/hooks/use-online-status';
+import { usePendingChanges } from '@/lib/offline/use-queue';
 import type { TechnicianTabProps } from '@/types/tabs';
 import { useParcels } from '../api/get-parcels';
-import { useReceiveParcel } from '../api/receive-parcel';
+import { parcelTarget, useReceiveParcel } from '../api/receive-parcel';
 import { ParcelCard } from './parcel-card';
 
 const SEARCH_DELAY_MS = 300;
@@ -18,7 +20,9 @@ const SEARCH_DELAY_MS = 300;
 
 function ParcelList({ technicianId, search }: { technicianId: string; search: string }) {
   const parcels = useParcels(technicianId, search);
-  const receive = useReceiveParcel(technicianId);
+  const receive = useReceiveParcel();
+  const online = useOnlineStatus();
+  const pending = new Set(usePendingChanges().map((change) => change.target));
   if (parcels.isPending) {
     return (
       <div className="grid gap-3" aria-busy="true">
@@ -32,16 +36,23 @@ function ParcelList({ technicianId, search }: { technicianId: string; search: st
   if (items.length === 0) {
     return <EmptyState icon={<PackageOpen />} title={search.trim() ? 'Aucun colis trouvé avec ces critères de recherche.' : 'Aucun colis à afficher.'} />;
   }
-  const markReceived = (id: string) =>
-    receive.mutate(id, {
-      onSuccess: () => toast({ title: 'Colis marqué comme reçu', variant: 'success' }),
-      onError: (error) => toastError('Erreur', error, 'Impossible de marquer le colis comme reçu'),
-    });
+  const markReceived = (id: string, title: string) => {
+    if (!online) toast({ title: 'Réception enregistrée sur le téléphone', description: 'Elle sera envoyée au retour du réseau.' });
+    receive.send({ technicianId, shipmentId: id, title }).then(
+      () => toast({ title: 'Colis marqué comme reçu', variant: 'success' }),
+      (error: unknown) => toastError('Erreur', error, 'Impossible de marquer le colis comme reçu'),
+    );
+  };
   return (
     <>
       <ul className="grid gap-3" aria-label="Colis">
         {items.map((parcel) => (
-          <ParcelCard key={parcel.id} parcel={parcel} receiving={receive.isPending && receive.variables === parcel.id} onReceive={() => markReceived(parcel.id)} />
+          <ParcelCard
+            key={parcel.id}
+            parcel={parcel}
+            pending={pending.has(parcelTarget(parcel.id))}
+            onReceive={() => markReceived(parcel.id, parcel.missionTitle || 'Colis sans mission')}
+          />
         ))}
       </ul>
       {parcels.hasNextPage ? (

@@ -7,6 +7,7 @@ import { RECEIVABLE_SHIPMENT_STATUSES, trackingUrl } from '@maillon/common/shipp
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { PendingMark } from '@/components/offline/pending-mark';
 
 const STATUS_VARIANTS: Record<Parcel['status'], 'info' | 'secondary' | 'success' | 'danger'> = {
   in_transit: 'info',
@@ -25,7 +26,7 @@ function Line({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** One parcel of "Mes réceptions colis", readable at 390 px. */
-export function ParcelCard({ parcel, receiving, onReceive }: { parcel: Parcel; receiving: boolean; onReceive: () => void }) {
+export function ParcelCard({ parcel, pending, onReceive }: { parcel: Parcel; /** Marked received on this phone, not yet sent. */ pending: boolean; onReceive: () => void }) {
   const titleId = useId();
   const receivable = RECEIVABLE_SHIPMENT_STATUSES.includes(parcel.status);
   return (
@@ -54,8 +55,10 @@ export function ParcelCard({ parcel, receiving, onReceive }: { parcel: Parcel; r
           </div>
         </dl>
         <div className="grid grid-cols-1 gap-2 sm:flex sm:flex-wrap">
-          {receivable ? (
-            <Button size="lg" loading={receiving} onClick={onReceive}>
+          {pending ? (
+            <PendingMark label="Réception en attente d’envoi" className="min-h-11 text-sm" />
+          ) : receivable ? (
+            <Button size="lg" onClick={onReceive}>
               <PackageCheck aria-hidden="true" />
               Marquer comme reçu
             </Button>

@@ -4,6 +4,7 @@ import { UPLOAD_MAX_BYTES } from '@maillon/common/constants';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { toast, toastError } from '@/components/ui/use-toast';
+import { NEEDS_NETWORK, useOnlineStatus } from '@/hooks/use-online-status';
 import { cn } from '@/lib/cn';
 import { useUploadCv } from '../api/upload-cv';
 import { useUploadIdentity } from '../api/upload-identity';
@@ -28,6 +29,7 @@ interface DocumentBlockProps {
 
 /** Current file (opened in a new window through the authenticated download route) and the replace button. */
 function DocumentBlock({ id, title, url, openLabel, emptyLabel, uploadLabel, inputLabel, extensions, formats, successTitle, uploading, onUpload }: DocumentBlockProps) {
+  const online = useOnlineStatus();
   const input = useRef<HTMLInputElement>(null);
 
   const upload = async (file: File) => {
@@ -73,10 +75,11 @@ function DocumentBlock({ id, title, url, openLabel, emptyLabel, uploadLabel, inp
           if (file) void upload(file);
         }}
       />
-      <Button type="button" variant="secondary" className="justify-self-start" loading={uploading} onClick={() => input.current?.click()}>
+      <Button type="button" variant="secondary" className="justify-self-start" loading={uploading} disabled={!online} onClick={() => input.current?.click()}>
         {uploading ? null : <Upload aria-hidden="true" />}
         {uploading ? 'Upload en cours...' : uploadLabel}
       </Button>
+      {!online ? <p className="text-xs text-muted-foreground">{NEEDS_NETWORK}</p> : null}
       <p className="text-xs text-muted-foreground">{formats}, 10 Mo maximum</p>
     </div>
   );

@@ -2,6 +2,7 @@ import { Send } from 'lucide-react';
 import type { TechnicianInvoice } from '@maillon/common/schemas/money';
 import { formatDate, formatEuros } from '@maillon/common/format';
 import { Button } from '@/components/ui/button';
+import { NEEDS_NETWORK, useOnlineStatus } from '@/hooks/use-online-status';
 import { InvoiceStatusBadge } from './status-badges';
 
 function Figure({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
@@ -14,6 +15,7 @@ function Figure({ label, value, strong = false }: { label: string; value: string
 }
 
 export function InvoiceCard({ invoice, onSubmit }: { invoice: TechnicianInvoice; onSubmit: () => void }) {
+  const online = useOnlineStatus();
   const date = invoice.invoiceDate ?? invoice.createdAt;
   return (
     <li className="rounded-lg border bg-card p-4 shadow-xs">
@@ -30,9 +32,12 @@ export function InvoiceCard({ invoice, onSubmit }: { invoice: TechnicianInvoice;
         {invoice.paidDate ? <Figure label="Payée le" value={formatDate(invoice.paidDate)} /> : null}
       </dl>
       {invoice.status === 'Facture à soumettre' ? (
-        <Button className="mt-4 w-full sm:w-auto" size="lg" onClick={onSubmit}>
-          <Send aria-hidden="true" /> Envoyer facture
-        </Button>
+        <>
+          <Button className="mt-4 w-full sm:w-auto" size="lg" onClick={onSubmit} disabled={!online}>
+            <Send aria-hidden="true" /> Envoyer facture
+          </Button>
+          {!online ? <p className="mt-1 text-xs text-muted-foreground">{NEEDS_NETWORK}</p> : null}
+        </>
       ) : null}
     </li>
   );
