@@ -77,3 +77,12 @@ export function maskIban(iban: string | null | undefined): string {
   const compact = iban.replace(/\s+/g, '');
   return `•••• ${compact.slice(-4)}`;
 }
+
+const timeFormatter = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Paris' });
+
+/** "dd/mm/yyyy à HH:MM" in France's time (Europe/Paris); empty text for a missing or invalid date. */
+export function formatDateTime(value: Date | string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = toDate(value);
+  return date ? `${dateFormatter.format(date)} à ${timeFormatter.format(date)}` : '';
+}

@@ -7,6 +7,7 @@ import { adminTechniciansRoutes } from './admin-technicians/admin-technicians.ro
 import { applicationsRoutes } from './applications/applications.routes';
 import { authRoutes } from './auth/auth.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
+import { devicesRoutes } from './devices/devices.routes';
 import { fieldWorkRoutes } from './field-work/field-work.routes';
 import { filesRoutes } from './files/files.routes';
 import { learningResourcesRoutes } from './learning-resources/learning-resources.routes';
@@ -15,6 +16,7 @@ import { moneyRoutes } from './money/money.routes';
 import { parcelsRoutes } from './parcels/parcels.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { techniciansRoutes } from './technicians/technicians.routes';
+import { visitReportsRoutes } from './visit-reports/visit-reports.routes';
 
 /** Every API module, registered by buildApp. Each module owns distinct paths. */
 export const apiModules: FastifyPluginAsyncZod[] = [
@@ -34,4 +36,6 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   moneyRoutes,
   adminMissionsRoutes,
   settingsRoutes,
+  devicesRoutes,
+  visitReportsRoutes,
 ];

@@ -3,11 +3,12 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client';
-import { applications, jobs, learningResources, missionBatches, missions, resourceViews, shipments, storedFiles, technicianMissionData } from '../../src/db/schema';
+import { applications, jobs, learningResources, missionBatches, missions, resourceViews, shipments, storedFiles, technicianMissionData, visitReportPhotos, visitReports } from '../../src/db/schema';
+import { linkMissionToDevice } from '../../src/modules/devices/devices.service';
 import { recruitApplication } from '../../src/modules/lifecycle/lifecycle.service';
 import { createAdmin, createTechnician } from '../helpers';
 
-export type EntityKind = 'technician' | 'user' | 'application' | 'invoice' | 'shipment' | 'file' | 'mission' | 'batch' | 'resource' | 'job';
+export type EntityKind = 'technician' | 'user' | 'application' | 'invoice' | 'shipment' | 'file' | 'mission' | 'batch' | 'resource' | 'job' | 'device' | 'report' | 'photo';
 export type Ids = Record<EntityKind, string>;
 
 export interface World {
@@ -31,13 +32,15 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
   const [mission] = await db
     .insert(missions)
     .values([
-      { title: `Mission ${label} 1`, batchId: lot!.id, status: 'active', location: '1 rue de Rivoli, 75001 Paris', postalCode: '75001', city: 'Paris', emailSite: 'site@exemple.fr' },
-      { title: `Mission ${label} 2`, batchId: lot!.id, status: 'active', location: '3 place Bellecour, 69002 Lyon', postalCode: '69002', city: 'Lyon' },
+      { title: `Mission ${label} 1`, batchId: lot!.id, status: 'active', location: '1 rue de Rivoli, 75001 Paris', postalCode: '75001', city: 'Paris', emailSite: 'site@exemple.fr', serialNumber: `SN-WORLD-${label}-1`, defibrillatorModel: 'Zoll - AED Plus' },
+      { title: `Mission ${label} 2`, batchId: lot!.id, status: 'active', location: '3 place Bellecour, 69002 Lyon', postalCode: '69002', city: 'Lyon', serialNumber: `SN-WORLD-${label}-2` },
     ])
     .returning();
+  const deviceId = (await db.transaction((tx) => linkMissionToDevice(tx, mission!.id)))!;
   const [application] = await db.insert(applications).values({ batchId: lot!.id, technicianId: technician.id }).returning();
   await db.transaction((tx) => recruitApplication(tx, { applicationId: application!.id }));
-  await db.insert(technicianMissionData).values({ missionId: mission!.id, technicianId: technician.id, plannedVisitDate: new Date() });
+  // Done, with its report: it stays in the lot even when the admin's forced finish runs in the matrix.
+  await db.insert(technicianMissionData).values({ missionId: mission!.id, technicianId: technician.id, plannedVisitDate: new Date(), isCompleted: true });
   const [invoice] = await db.execute<{ id: string }>(sql`select id from invoices where batch_id = ${lot!.id}`).then((r) => r.rows);
   const [shipment] = await db.insert(shipments).values({ batchId: lot!.id, technicianId: technician.id, status: 'in_transit', trackingNumber: 'MR1' }).returning();
   const storageKey = `cv/${crypto.randomUUID()}.pdf`;
@@ -47,6 +50,23 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     .insert(storedFiles)
     .values({ technicianId: technician.id, kind: 'cv', storageKey, originalName: 'cv.pdf', mimeType: 'application/pdf', size: 40 })
     .returning();
+  // A saved visit report on the first device, with a photo and its PV in the store (issue 16).
+  const stored = async (kind: 'visit-photo' | 'visit-report', extension: string, bytes: Buffer, mimeType: string) => {
+    const key = `${kind}/${crypto.randomUUID()}.${extension}`;
+    fs.mkdirSync(path.join(uploadsDir, kind), { recursive: true });
+    fs.writeFileSync(path.join(uploadsDir, key), bytes);
+    const [row] = await db.insert(storedFiles).values({ technicianId: technician.id, kind, storageKey: key, originalName: `${kind}.${extension}`, mimeType, size: bytes.length }).returning();
+    return row!.id;
+  };
+  const photoBytes = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
+  const pdfFileId = await stored('visit-report', 'pdf', Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\n%%EOF\n'), 'application/pdf');
+  const photoFileId = await stored('visit-photo', 'jpg', photoBytes, 'image/jpeg');
+  const [report] = await db
+    .insert(visitReports)
+    .values({ id: crypto.randomUUID(), missionId: mission!.id, technicianId: technician.id, deviceId, version: 1, outcome: 'En fonctionnement', visitedAt: new Date(), fingerprint: '0'.repeat(64), pdfFileId, finalizedAt: new Date() })
+    .returning();
+  const photoId = crypto.randomUUID();
+  await db.insert(visitReportPhotos).values({ id: photoId, reportId: report!.id, fileId: photoFileId, sha256: '0'.repeat(64), width: 1, height: 1, size: photoBytes.length });
   const ids: Ids = {
     technician: technician.id,
     user: user.id,
@@ -58,6 +78,9 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     batch: lot!.id,
     resource: resourceId,
     job: jobId,
+    device: deviceId,
+    report: report!.id,
+    photo: photoId,
   };
   return { email: technician.email, ids };
 }
@@ -88,8 +111,10 @@ const SEGMENT_KIND: Record<string, EntityKind> = {
   'mission-batches': 'batch',
   'learning-resources': 'resource',
   jobs: 'job',
+  devices: 'device',
+  'visit-reports': 'report',
 };
-const NAME_KIND: Record<string, EntityKind> = { missionId: 'mission', technicianId: 'technician', invoiceId: 'invoice', batchId: 'batch' };
+const NAME_KIND: Record<string, EntityKind> = { missionId: 'mission', technicianId: 'technician', invoiceId: 'invoice', batchId: 'batch', photoId: 'photo' };
 
 /** Which kind of record a path parameter names, from its name or the path segment before it. */
 export function paramKind(url: string, param: string): EntityKind | undefined {

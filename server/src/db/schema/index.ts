@@ -3,3 +3,5 @@ export * from './missions';
 export * from './work';
 export * from './money';
 export * from './operations';
+export * from './devices';
+export * from './visit-reports';
