@@ -22,15 +22,16 @@ async function main(): Promise<void> {
     const result = await ensureAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
     if (result === 'created') console.log(`Compte administrateur créé : ${config.ADMIN_EMAIL}`);
   }
+  const app = await buildApp({ config, db, serveWeb: true });
+  // After the app, whose file store the demo's visit report (photos, signature, PV) is written to.
   if (config.SEED_DEMO) {
-    const seeded = await seedDemoIfEmpty(db);
+    const seeded = await seedDemoIfEmpty(db, { storage: app.storage, config });
     if (seeded) {
       console.log('Données de démonstration chargées.');
       console.log(`  Administrateur : ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
       console.log(`  Technicien     : ${seeded.technicianEmail} / ${seeded.technicianPassword}`);
     }
   }
-  const app = await buildApp({ config, db, serveWeb: true });
   // Outbox, purges and sweeps: each due run happens on one instance only, however many are started.
   const scheduler = new Scheduler(db, scheduledTasks(app), app.log);
 

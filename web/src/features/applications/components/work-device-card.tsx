@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { CheckCircle2, MapPin, Navigation, Phone, Send } from 'lucide-react';
+import { Link } from 'react-router';
+import { CheckCircle2, ClipboardCheck, MapPin, Navigation, Phone, Send } from 'lucide-react';
 import { formatDate, formatDistance, formatDuration } from '@maillon/common/format';
 import { NO_SITE_EMAIL, VISIT_DATE_REQUIRED } from '@maillon/common/field-work-rules';
 import type { RouteStop, WorkMission } from '@maillon/common/schemas/field-work';
@@ -11,6 +12,7 @@ import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
+import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { useNotifyClient } from '../api/work-notify-client';
 import { useSaveProgress } from '../api/work-save-progress';
@@ -218,6 +220,12 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, on
               <Navigation aria-hidden="true" />
               Y ALLER
             </a>
+          </Button>
+          <Button asChild variant="secondary" size="lg" className="col-span-2">
+            <Link to={paths.technician.visitReport.getHref(mission.id)} aria-label={`Rapport de visite : ${mission.title}`}>
+              <ClipboardCheck aria-hidden="true" />
+              Rapport de visite
+            </Link>
           </Button>
         </div>
       </Card>
