@@ -189,6 +189,11 @@ test.describe('Parc DAE and visit reports', () => {
       expect(text, expected).toContain(expected);
     }
 
+    // The lot's label sheet, to stick the labels on site.
+    const [sheet] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Étiquettes de maintenance du lot (PDF)' }).click()]);
+    const sheetText = await pdfText(await downloaded(sheet));
+    for (const expected of [SERIAL, `${SERIAL}-B`, 'PROCHAINE MAINTENANCE', BATTERY.shown]) expect(sheetText, expected).toContain(expected);
+
     await page.getByRole('link', { name: 'Retour à la mission' }).click();
     const done = page.getByRole('article', { name: DEVICE_TITLE, exact: true });
     await expect(done.getByText('Effectué', { exact: true }).first()).toBeVisible();

@@ -221,6 +221,11 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
           <p className="font-semibold leading-snug">{context.mission.clientName || context.mission.title}</p>
           {context.mission.location ? <p className="text-sm text-muted-foreground">{context.mission.location}</p> : null}
           <p className="text-sm text-muted-foreground">Lot : {context.lot.title}</p>
+          {editable ? (
+            <a className="inline-flex min-h-11 items-center gap-2 text-sm font-medium text-primary underline-offset-4 hover:underline" href={`/api/mission-batches/${context.lot.id}/labels`} download>
+              <Tags className="size-4" aria-hidden="true" /> Étiquettes de maintenance du lot (PDF)
+            </a>
+          ) : null}
         </div>
 
         {saved ? (
@@ -232,18 +237,11 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
               {report!.outcome === SITE_INACCESSIBLE ? 'Site inaccessible' : context.isCompleted ? 'Défibrillateur Effectué' : 'Défibrillateur À faire'} · le{' '}
               {formatDateTime(report!.finalizedAt)}
             </p>
-            <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-              <Button asChild size="lg" variant="outline">
-                <a href={visitReportPath(missionId, '/pdf')} download>
-                  <FileDown aria-hidden="true" /> Télécharger le PV
-                </a>
-              </Button>
-              <Button asChild size="lg" variant="outline">
-                <a href={`/api/mission-batches/${context.lot.id}/labels`} download>
-                  <Tags aria-hidden="true" /> Étiquettes du lot
-                </a>
-              </Button>
-            </div>
+            <Button asChild size="lg" variant="outline">
+              <a href={visitReportPath(missionId, '/pdf')} download>
+                <FileDown aria-hidden="true" /> Télécharger le PV
+              </a>
+            </Button>
             {report!.draft && editable ? <p className="text-sm text-warning">Des modifications non enregistrées sont en cours : enregistrez le rapport pour créer une nouvelle version.</p> : null}
           </section>
         ) : null}
