@@ -115,6 +115,9 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
   const [photosBusy, setPhotosBusy] = useState(false);
   const [showAllConsumables, setShowAllConsumables] = useState(false);
   const dirty = useRef(false);
+  // One draft request at a time, so an older draft never lands after a newer one; a change made meanwhile is sent next.
+  const inFlight = useRef(false);
+  const [retryTick, setRetryTick] = useState(0);
   const saveDraft = useSaveVisitReportDraft();
   const save = useSaveVisitReport(technicianId);
   const editable = context.editable;
@@ -131,17 +134,22 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
   useEffect(() => {
     if (!editable || !dirty.current) return undefined;
     const timer = setTimeout(() => {
+      if (inFlight.current) return;
+      inFlight.current = true;
       dirty.current = false;
       setSaveState('saving');
       saveDraft.mutate(
         { missionId, draft: toRequest(reportId, form) },
         {
+          onSettled: () => {
+            inFlight.current = false;
+            if (dirty.current) setRetryTick((tick) => tick + 1);
+          },
           onSuccess: (saved) => {
             setSaveState('saved');
             setSavedAt(new Date(saved.draft?.updatedAt ?? Date.now()));
           },
           onError: (error) => {
-            dirty.current = true;
             if (error instanceof NetworkError) setSaveState('offline');
             else if (error instanceof ApiError && error.status === 409 && error.fields?.id) {
               toast({ title: 'Un autre brouillon existe pour cette visite', description: 'Il a été commencé sur un autre appareil : il est rechargé.' });
@@ -155,16 +163,19 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
       );
     }, AUTOSAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [form, editable, missionId, reportId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [form, editable, missionId, reportId, retryTick]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const submit = async () => {
     const found = checkForm(form);
     setErrors(found);
     if (Object.keys(found).length > 0) {
       toast({ title: 'Rapport incomplet', description: Object.values(found)[0], variant: 'destructive' });
-      const first = document.querySelector('[aria-invalid="true"], [data-error="true"]');
-      first?.closest('details')?.setAttribute('open', '');
-      (first as HTMLElement | null)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      // Once the errors are on screen: open the first faulty section and bring it into view.
+      window.setTimeout(() => {
+        const first = document.querySelector('[aria-invalid="true"], [data-error="true"]');
+        first?.closest('details')?.setAttribute('open', '');
+        (first as HTMLElement | null)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      }, 0);
       return;
     }
     if (photosBusy) {
