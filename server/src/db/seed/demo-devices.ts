@@ -43,8 +43,8 @@ const OPERATORS = [
 ] as const;
 
 /** Days from today of the expiry dates: a few past, a few within 30 days, most months or years away. */
-const EXPIRY_OFFSETS = [-40, 380, 520, 210, 700, 24, 460, 610, 300, 840, 95, 560, 420, 650, 330];
-const PADS_OFFSETS = [430, 260, 510, -12, 150, 720, 340, 600, 28, 480, 390, 270, 560];
+const EXPIRY_OFFSETS = [380, 520, -40, 210, 700, 460, 610, 300, 840, 95, 560, 420, 650, 330, 24, 760, 490, 900, 250, 680];
+const PADS_OFFSETS = [430, 260, 510, 150, 720, 340, 600, -12, 480, 390, 270, 560, 640, 820, 28, 700, 365];
 const HOURS = ['24/7', 'Mo-Fr 08:00-18:00', 'Mo-Fr 08:30-12:00,13:30-17:30; Sa 09:00-12:00; PH off', 'Mo-Su 07:00-22:00', 'Mo-Sa 09:00-19:30; Su,PH off'];
 const slug = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
@@ -62,8 +62,8 @@ export async function seedDemoRegistry(db: Db): Promise<void> {
       const city = device.city ?? 'Paris';
       const operator = OPERATORS[i % OPERATORS.length]!;
       const incomplete = i % 9 === 4;
-      // Last maintenance from 3 weeks to about a year ago: a few devices are overdue.
-      const lastMaintenanceOn = addDaysToDay(today, -(20 + ((i * 37) % 360)));
+      // Last maintenance from 3 weeks to about a year ago; one device in 13 is overdue.
+      const lastMaintenanceOn = addDaysToDay(today, i % 13 === 7 ? -395 : -(20 + ((i * 37) % 340)));
       const pediatric = i % 3 === 0;
       await tx
         .update(t.devices)

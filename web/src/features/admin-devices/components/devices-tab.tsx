@@ -132,14 +132,14 @@ export function DevicesTab() {
             <caption className="sr-only">Défibrillateurs du parc, échéance la plus proche en premier</caption>
             <thead className="bg-muted text-left text-xs uppercase tracking-wide text-muted-foreground">
               <tr>
-                <th scope="col" className="w-48 px-3 py-2">N° de série</th>
+                <th scope="col" className="w-44 px-3 py-2">N° de série</th>
                 <th scope="col" className="px-3 py-2">Site</th>
-                <th scope="col" className="w-40 px-3 py-2">État</th>
-                <th scope="col" className="w-32 px-3 py-2">Batterie</th>
-                <th scope="col" className="w-32 px-3 py-2">Électrodes adultes</th>
+                <th scope="col" className="w-44 px-3 py-2">État</th>
+                <th scope="col" className="w-28 px-3 py-2">Batterie</th>
+                <th scope="col" className="w-28 px-3 py-2">Électrodes adultes</th>
                 <th scope="col" className="w-32 px-3 py-2">Prochaine maintenance</th>
                 <th scope="col" className="w-28 px-3 py-2">Visites</th>
-                <th scope="col" className="w-24 px-3 py-2">
+                <th scope="col" className="w-24 px-2 py-2">
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
