@@ -34,6 +34,7 @@ const SCREENS = [
   technicianTab('revenue', 'src/features/revenue'),
   technicianTab('packages', 'src/features/packages'),
   technicianTab('profile', 'src/features/profile'),
+  { name: 'technician: visit report (/technician/visits/:missionId/report)', side: 'technician', budget: 150, load: ['src/app/routes/technician/visit-report.tsx'] },
   adminTab('missions-draft', 'src/features/admin-moderation'),
   adminTab('missions-active', 'src/features/admin-missions/components/missions-tab.tsx'),
   adminTab('missions-completed', 'src/features/admin-missions/components/completed-missions-tab.tsx'),
@@ -42,6 +43,7 @@ const SCREENS = [
   adminTab('shipments', 'src/features/admin-shipments'),
   adminTab('library', 'src/features/admin-library'),
   adminTab('settings', 'src/features/admin-settings'),
+  adminTab('devices', 'src/features/admin-devices'),
 ];
 
 // Whose code a source path is: the admin features are named admin-*; every other feature but the shared auth is the

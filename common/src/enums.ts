@@ -93,6 +93,7 @@ export const ADMIN_TABS = [
   'shipments',
   'library',
   'settings',
+  'devices',
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
@@ -106,3 +107,16 @@ export const PAYOUT_BATCH_STATUSES = ['Préparé', 'Payé', 'Annulé'] as const;
 export type PayoutBatchStatus = (typeof PAYOUT_BATCH_STATUSES)[number];
 export const PAYOUT_LINE_STATUSES = ['À payer', 'Payé', 'Refusé', 'Annulé'] as const;
 export type PayoutLineStatus = (typeof PAYOUT_LINE_STATUSES)[number];
+
+/** A defibrillator's functional state: Géo'DAE's values (schema-dae `etat_fonct`), word for word. */
+export const DEVICE_STATES = ['En fonctionnement', 'Hors service', 'Supprimé définitivement', 'Absent momentanément', 'Inconnu'] as const;
+export type DeviceState = (typeof DEVICE_STATES)[number];
+
+/** What a visit found: one of Géo'DAE's states, or the technician could not reach the device. */
+export const SITE_INACCESSIBLE = 'Site inaccessible';
+export const VISIT_OUTCOMES = [...DEVICE_STATES, SITE_INACCESSIBLE] as const;
+export type VisitOutcome = (typeof VISIT_OUTCOMES)[number];
+
+/** Where the device is (schema-dae `acc`). */
+export const DEVICE_ACCESS = ['Intérieur', 'Extérieur'] as const;
+export type DeviceAccess = (typeof DEVICE_ACCESS)[number];

@@ -32,27 +32,12 @@ const longDateFormatter = new Intl.DateTimeFormat('fr-FR', {
   year: 'numeric',
   timeZone: 'Europe/Paris',
 });
-const dateTimeFormatter = new Intl.DateTimeFormat('fr-FR', {
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'Europe/Paris',
-});
 
 /** « jeudi 12 mars 2026 » (Europe/Paris); empty text for a missing or invalid date. */
 export function formatLongDate(value: Date | string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   const date = toDate(value);
   return date ? longDateFormatter.format(date) : '';
-}
-
-/** « 12/03/2026 à 14:05 » (Europe/Paris); empty text for a missing or invalid date. */
-export function formatDateTime(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const date = toDate(value);
-  return date ? dateTimeFormatter.format(date).replace(' ', ' à ') : '';
 }
 
 /** Euros in French format with 2 decimals: 1 234,50 €. Non-breaking spaces normalised to plain ones. */
@@ -106,4 +91,13 @@ export function maskIban(iban: string | null | undefined): string {
   if (!iban) return '';
   const compact = iban.replace(/\s+/g, '');
   return `•••• ${compact.slice(-4)}`;
+}
+
+const timeFormatter = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Paris' });
+
+/** "dd/mm/yyyy à HH:MM" in France's time (Europe/Paris); empty text for a missing or invalid date. */
+export function formatDateTime(value: Date | string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = toDate(value);
+  return date ? `${dateFormatter.format(date)} à ${timeFormatter.format(date)}` : '';
 }

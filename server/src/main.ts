@@ -30,15 +30,16 @@ async function main(): Promise<void> {
     const result = await ensureAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
     if (result === 'created') log.info(`Compte administrateur créé : ${config.ADMIN_EMAIL}`);
   }
+  const app = await buildApp({ config, db, serveWeb: true, logger: log });
+  // After the app, whose file store the demo's visit report (photos, signature, PV) is written to.
   if (config.SEED_DEMO) {
-    const seeded = await seedDemoIfEmpty(db);
+    const seeded = await seedDemoIfEmpty(db, { storage: app.storage, config });
     if (seeded) {
       log.info('Données de démonstration chargées.');
       log.info(`Administrateur : ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
       log.info(`Technicien : ${seeded.technicianEmail} / ${seeded.technicianPassword}`);
     }
   }
-  const app = await buildApp({ config, db, serveWeb: true, logger: log });
   // Outbox, purges and sweeps: each due run happens on one instance only, however many are started.
   const scheduler = new Scheduler(db, scheduledTasks(app), app.log);
 

@@ -12,7 +12,7 @@ import { sniffFileType, pdfHasActiveContent, type FileType } from './file-type';
 // Sniffing lives in ./file-type; these names stay importable from here for the upload callers.
 export { sniffFileType, pdfHasActiveContent, MAX_IMAGE_PIXELS, type FileType } from './file-type';
 
-export type StoredFileKind = 'identity' | 'cv' | 'invoice';
+export type StoredFileKind = 'identity' | 'cv' | 'invoice' | 'visit-photo' | 'signature' | 'visit-report';
 
 const MIME: Record<FileType, string> = {
   png: 'image/png',
@@ -27,6 +27,10 @@ export const ALLOWED_TYPES: Record<StoredFileKind, readonly FileType[]> = {
   identity: ['png', 'jpeg', 'pdf'],
   cv: ['pdf', 'doc', 'docx'],
   invoice: ['pdf'],
+  // Visit reports (modules/visit-reports): photos rewritten as JPEG, the drawn signature as PNG, the generated PV.
+  'visit-photo': ['jpeg', 'png'],
+  signature: ['png'],
+  'visit-report': ['pdf'],
 };
 
 /** Reads a multipart file part into memory, enforcing the 10 MB limit. */

@@ -8,6 +8,7 @@ import { applicationsRoutes } from './applications/applications.routes';
 import { appointmentsRoutes } from './appointments/appointments.routes';
 import { authRoutes } from './auth/auth.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
+import { devicesRoutes } from './devices/devices.routes';
 import { fieldWorkRoutes } from './field-work/field-work.routes';
 import { filesRoutes } from './files/files.routes';
 import { learningResourcesRoutes } from './learning-resources/learning-resources.routes';
@@ -18,6 +19,7 @@ import { payoutBatchesRoutes } from './payout-batches/payout-batches.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { statementsRoutes } from './statements/statements.routes';
 import { techniciansRoutes } from './technicians/technicians.routes';
+import { visitReportsRoutes } from './visit-reports/visit-reports.routes';
 
 /** Every API module, registered by buildApp. Each module owns distinct paths. */
 export const apiModules: FastifyPluginAsyncZod[] = [
@@ -40,4 +42,6 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   adminMissionsRoutes,
   settingsRoutes,
   appointmentsRoutes,
+  devicesRoutes,
+  visitReportsRoutes,
 ];

@@ -1,6 +1,6 @@
 import { eq, inArray, and } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { applications, invoices, shipments, storedFiles } from '../db/schema';
+import { applications, invoices, missions, shipments, storedFiles, visitReports } from '../db/schema';
 
 /**
  * How the owning technician of a request is found, for every route a technician may call (the route policy
@@ -8,10 +8,11 @@ import { applications, invoices, shipments, storedFiles } from '../db/schema';
  * record gets 404. The access-matrix test fails for a technician-callable route missing here.
  *
  * - technician: the value is a technician id; application / invoice / shipment / file: the record's technician;
- *   batch: the lot's recruited (or finished) technician; user: the value must be the caller's own user id.
+ *   batch: the lot's recruited (or finished) technician; user: the value must be the caller's own user id;
+ *   mission: the recruited (or finished) technician of the mission's lot; visit-report: the report's technician.
  * - self: the route has no id; the service scopes the answer to the caller. none: shared data (no owner).
  */
-export type OwnerKind = 'technician' | 'application' | 'invoice' | 'shipment' | 'file' | 'batch' | 'user';
+export type OwnerKind = 'technician' | 'application' | 'invoice' | 'shipment' | 'file' | 'batch' | 'user' | 'mission' | 'visit-report';
 export type OwnerRule =
   | { kind: 'self' | 'none' }
   | { kind: OwnerKind; from: 'params' | 'query' | 'body'; key: string; optional?: boolean };
@@ -76,6 +77,17 @@ export const OWNERSHIP: Record<string, OwnerRule> = {
   'POST /api/technicians/:id/calendar-feed': param('technician'),
   'POST /api/technician-mission-data/:missionId/:technicianId/site-proposal/accept': param('technician', 'technicianId'),
   'POST /api/technician-mission-data/:missionId/:technicianId/site-proposal/refuse': param('technician', 'technicianId'),
+
+  // Visit reports (issue 16): the mission's recruit; the lot's label sheet: the lot's recruit.
+  'GET /api/missions/:missionId/visit-report': param('mission', 'missionId'),
+  'PUT /api/missions/:missionId/visit-report': param('mission', 'missionId'),
+  'PUT /api/missions/:missionId/visit-report/draft': param('mission', 'missionId'),
+  'PUT /api/missions/:missionId/visit-report/photos/:photoId': param('mission', 'missionId'),
+  'DELETE /api/missions/:missionId/visit-report/photos/:photoId': param('mission', 'missionId'),
+  'GET /api/missions/:missionId/visit-report/photos/:photoId': param('mission', 'missionId'),
+  'GET /api/missions/:missionId/visit-report/pdf': param('mission', 'missionId'),
+  'GET /api/visit-reports/:id/pdf': param('visit-report'),
+  'GET /api/mission-batches/:id/labels': param('batch'),
 };
 
 export function ownershipRule(method: string, url: string): OwnerRule | undefined {
@@ -123,5 +135,18 @@ export async function resolveOwner(db: Db, kind: OwnerKind, id: string): Promise
     }
     case 'user':
       return id;
+    case 'mission': {
+      const [row] = await db
+        .select({ t: applications.technicianId })
+        .from(missions)
+        .innerJoin(applications, and(eq(applications.batchId, missions.batchId), inArray(applications.status, ['Recruté', 'Terminé'])))
+        .where(eq(missions.id, id))
+        .limit(1);
+      return row?.t ?? null;
+    }
+    case 'visit-report': {
+      const [row] = await db.select({ t: visitReports.technicianId }).from(visitReports).where(eq(visitReports.id, id)).limit(1);
+      return row?.t ?? null;
+    }
   }
 }

@@ -85,7 +85,7 @@ function storeIsClean(): string[] {
   const root = path.resolve(ctx.app.config.uploadsDir);
   return listFiles(root).filter((file) => {
     const relative = path.relative(root, file);
-    return relative.startsWith('..') || !/^(identity|cv|invoice)\/[0-9a-f-]{36}\.(pdf|png|jpg|doc|docx)$/.test(relative.split(path.sep).join('/'));
+    return relative.startsWith('..') || !/^(identity|cv|invoice|visit-photo|signature|visit-report)\/[0-9a-f-]{36}\.(pdf|png|jpg|doc|docx)$/.test(relative.split(path.sep).join('/'));
   });
 }
 
@@ -139,6 +139,16 @@ describe('upload corpus', () => {
           { invoice_file: { fileName: s.name, content: s.bytes, contentType: s.contentType ?? 'application/pdf' } },
         );
         return as(ctx.app, cookieA)({ method: 'POST', url: `/api/invoice/${world.a.ids.invoice}/submit`, payload: body.payload, headers: body.headers });
+      },
+    },
+    {
+      // Visit photos are decoded and rewritten (issue 16): the corpus's "valid" images are headers without their
+      // pixels, so every file here is refused; real photos are accepted in modules/visit-reports/visit-reports.test.ts.
+      name: 'PUT /api/missions/:missionId/visit-report/photos/:photoId',
+      accepts: [],
+      send: (s) => {
+        const body = multipartBody({ reportId: world.a.ids.report }, { file: { fileName: s.name, content: s.bytes, contentType: s.contentType ?? 'image/jpeg' } });
+        return as(ctx.app, cookieA)({ method: 'PUT', url: `/api/missions/${world.a.ids.mission}/visit-report/photos/${crypto.randomUUID()}`, payload: body.payload, headers: body.headers });
       },
     },
   ];

@@ -20,8 +20,11 @@ import {
   transfers,
   visitAppointments,
   visitLinks,
+  visitReportPhotos,
+  visitReports,
 } from '../../src/db/schema';
 import { hashToken, randomToken } from '../../src/lib/passwords';
+import { linkMissionToDevice } from '../../src/modules/devices/devices.service';
 import { recruitApplication } from '../../src/modules/lifecycle/lifecycle.service';
 import { createAdmin, createTechnician } from '../helpers';
 
@@ -40,7 +43,10 @@ export type EntityKind =
   | 'payoutLine'
   | 'email'
   | 'siteToken'
-  | 'feedToken';
+  | 'feedToken'
+  | 'device'
+  | 'report'
+  | 'photo';
 export type Ids = Record<EntityKind, string>;
 
 export interface World {
@@ -64,17 +70,19 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
   const [mission] = await db
     .insert(missions)
     .values([
-      { title: `Mission ${label} 1`, batchId: lot!.id, status: 'active', location: '1 rue de Rivoli, 75001 Paris', postalCode: '75001', city: 'Paris', emailSite: 'site@exemple.fr' },
-      { title: `Mission ${label} 2`, batchId: lot!.id, status: 'active', location: '3 place Bellecour, 69002 Lyon', postalCode: '69002', city: 'Lyon' },
+      { title: `Mission ${label} 1`, batchId: lot!.id, status: 'active', location: '1 rue de Rivoli, 75001 Paris', postalCode: '75001', city: 'Paris', emailSite: 'site@exemple.fr', serialNumber: `SN-WORLD-${label}-1`, defibrillatorModel: 'Zoll - AED Plus' },
+      { title: `Mission ${label} 2`, batchId: lot!.id, status: 'active', location: '3 place Bellecour, 69002 Lyon', postalCode: '69002', city: 'Lyon', serialNumber: `SN-WORLD-${label}-2` },
     ])
     .returning();
+  const deviceId = (await db.transaction((tx) => linkMissionToDevice(tx, mission!.id)))!;
   const [application] = await db.insert(applications).values({ batchId: lot!.id, technicianId: technician.id }).returning();
   await db.transaction((tx) => recruitApplication(tx, { applicationId: application!.id }));
+  // Done, with its report (it stays in the lot even when the admin's forced finish runs in the matrix), and planned in
+  // three days: the site's link (an invitation out) and the technician's calendar feed, with their tokens (issue 19).
   const [progress] = await db
     .insert(technicianMissionData)
-    .values({ missionId: mission!.id, technicianId: technician.id, plannedVisitDate: new Date(Date.now() + 3 * 86_400_000) })
+    .values({ missionId: mission!.id, technicianId: technician.id, plannedVisitDate: new Date(Date.now() + 3 * 86_400_000), isCompleted: true })
     .returning();
-  // The site's link (an invitation out) and the technician's calendar feed, with their tokens (issue 19).
   const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
   const [appointment] = await db
     .insert(visitAppointments)
@@ -94,6 +102,23 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     .insert(storedFiles)
     .values({ technicianId: technician.id, kind: 'cv', storageKey, originalName: 'cv.pdf', mimeType: 'application/pdf', size: 40 })
     .returning();
+  // A saved visit report on the first device, with a photo and its PV in the store (issue 16).
+  const stored = async (kind: 'visit-photo' | 'visit-report', extension: string, bytes: Buffer, mimeType: string) => {
+    const key = `${kind}/${crypto.randomUUID()}.${extension}`;
+    fs.mkdirSync(path.join(uploadsDir, kind), { recursive: true });
+    fs.writeFileSync(path.join(uploadsDir, key), bytes);
+    const [row] = await db.insert(storedFiles).values({ technicianId: technician.id, kind, storageKey: key, originalName: `${kind}.${extension}`, mimeType, size: bytes.length }).returning();
+    return row!.id;
+  };
+  const photoBytes = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
+  const pdfFileId = await stored('visit-report', 'pdf', Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\n%%EOF\n'), 'application/pdf');
+  const photoFileId = await stored('visit-photo', 'jpg', photoBytes, 'image/jpeg');
+  const [report] = await db
+    .insert(visitReports)
+    .values({ id: crypto.randomUUID(), missionId: mission!.id, technicianId: technician.id, deviceId, version: 1, outcome: 'En fonctionnement', visitedAt: new Date(), fingerprint: '0'.repeat(64), pdfFileId, finalizedAt: new Date() })
+    .returning();
+  const photoId = crypto.randomUUID();
+  await db.insert(visitReportPhotos).values({ id: photoId, reportId: report!.id, fileId: photoFileId, sha256: '0'.repeat(64), width: 1, height: 1, size: photoBytes.length });
   const ids: Ids = {
     technician: technician.id,
     user: user.id,
@@ -110,6 +135,9 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     email: email!.id,
     siteToken,
     feedToken,
+    device: deviceId,
+    report: report!.id,
+    photo: photoId,
   };
   return { email: technician.email, ids };
 }
@@ -171,8 +199,17 @@ const SEGMENT_KIND: Record<string, EntityKind> = {
   jobs: 'job',
   'payout-batches': 'payoutBatch',
   emails: 'email',
+  devices: 'device',
+  'visit-reports': 'report',
 };
-const NAME_KIND: Record<string, EntityKind> = { missionId: 'mission', technicianId: 'technician', invoiceId: 'invoice', batchId: 'batch', lineId: 'payoutLine' };
+const NAME_KIND: Record<string, EntityKind> = {
+  missionId: 'mission',
+  technicianId: 'technician',
+  invoiceId: 'invoice',
+  batchId: 'batch',
+  lineId: 'payoutLine',
+  photoId: 'photo',
+};
 
 /** Which kind of record a path parameter names, from its name or the path segment before it. */
 export function paramKind(url: string, param: string): EntityKind | undefined {

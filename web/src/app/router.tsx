@@ -23,6 +23,7 @@ const technicianDashboard = preloadable(async () => {
 const TechnicianDashboardRoute = technicianDashboard.Component;
 
 const SiteVisitRoute = lazy(() => import('./routes/site-visit').then((m) => ({ default: m.SiteVisitRoute })));
+const VisitReportRoute = lazy(() => import('./routes/technician/visit-report').then((m) => ({ default: m.VisitReportRoute })));
 
 const AdminLoginRoute = lazy(() => import('./routes/admin/login').then((m) => ({ default: m.AdminLoginRoute })));
 const AdminDashboardRoute = lazy(() => import('./routes/admin/dashboard').then((m) => ({ default: m.AdminDashboardRoute })));
@@ -53,6 +54,7 @@ export function AppRoutes() {
             <Route key={path} path={path} element={<TechnicianDashboardRoute />} />
           ))}
           <Route path={paths.siteVisit.path} element={<SiteVisitRoute />} />
+          <Route path={paths.technician.visitReport.path} element={<VisitReportRoute />} />
           <Route path={paths.admin.login.path} element={<AdminLoginRoute />} />
           {ADMIN_DASHBOARD_PATHS.map((path) => (
             <Route key={path} path={path} element={<AdminDashboardRoute />} />

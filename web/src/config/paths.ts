@@ -19,6 +19,11 @@ export const paths = {
         return `/technician/dashboard${text ? `?${text}` : ''}`;
       },
     },
+    /** The visit report of one device of a Recruté lot, full screen (issue 16). */
+    visitReport: {
+      path: '/technician/visits/:missionId/report',
+      getHref: (missionId: string) => `/technician/visits/${encodeURIComponent(missionId)}/report`,
+    },
   },
   admin: {
     login: { path: '/admin/login', getHref: () => '/admin/login' },

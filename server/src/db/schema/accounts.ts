@@ -74,7 +74,7 @@ export const storedFiles = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check('stored_files_kind_check', sql.raw(`kind in ('identity', 'cv', 'invoice')`)),
+    check('stored_files_kind_check', sql.raw(`kind in ('identity', 'cv', 'invoice', 'visit-photo', 'signature', 'visit-report')`)),
     index('stored_files_technician_idx').on(t.technicianId),
   ],
 );

@@ -4,3 +4,5 @@ export * from './work';
 export * from './money';
 export * from './operations';
 export * from './appointments';
+export * from './devices';
+export * from './visit-reports';

@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { BATCH_STATUSES, BATCH_VISIBILITIES, JOB_STATUSES, MISSION_STATUSES } from '@maillon/common/enums';
 import { createdAt, id, sqlList, updatedAt } from './_columns';
+import { devices } from './devices';
 
 export const missionBatches = pgTable(
   'mission_batches',
@@ -73,6 +74,8 @@ export const missions = pgTable(
     city: text(),
     latitude: doublePrecision(),
     longitude: doublePrecision(),
+    /** The physical defibrillator of this visit (device registry), found by its normalised serial number. */
+    deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -82,6 +85,7 @@ export const missions = pgTable(
     index('missions_origin_batch_idx').on(t.originBatchId),
     index('missions_status_idx').on(t.status, t.createdAt),
     index('missions_department_idx').on(t.department),
+    index('missions_device_idx').on(t.deviceId),
   ],
 );
 

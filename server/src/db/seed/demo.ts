@@ -4,6 +4,9 @@ import { FORMATION_DONE, SYSTEM_LOT_TITLE } from '@maillon/common/constants';
 import type { Db, DbOrTx } from '../client';
 import * as t from '../schema';
 import { hashPassword } from '../../lib/passwords';
+import type { Config } from '../../config';
+import type { ObjectStorage } from '../../lib/storage/object-storage';
+import { seedDemoRegistry, seedDemoReport } from './demo-devices';
 
 export const DEMO_ADMIN = { email: 'admin@maillon.fr', password: 'Maillon-Admin-2026' };
 export const DEMO_TECHNICIAN = { email: 'technicien@maillon.fr', password: 'Maillon-Tech-2026' };
@@ -110,8 +113,14 @@ const DEMO_IBANS = [
   'FR76 3000 6000 0112 3456 8520 107',
 ];
 
-/** Fills an empty database with a believable world; never touches a database that already has data. */
-export async function seedDemoIfEmpty(db: Db): Promise<{ technicianEmail: string; technicianPassword: string } | null> {
+/**
+ * Fills an empty database with a believable world; never touches a database that already has data. With the file store
+ * and the configuration, the demo technician also gets a past visit with its complete report and PV.
+ */
+export async function seedDemoIfEmpty(
+  db: Db,
+  files?: { storage: ObjectStorage; config: Pick<Config, 'PRODUCT_NAME' | 'CHARITY_NAME'> },
+): Promise<{ technicianEmail: string; technicianPassword: string } | null> {
   if (!(await isEmpty(db))) return null;
   const adminHash = await hashPassword(DEMO_ADMIN.password);
   const techHash = await hashPassword(DEMO_TECHNICIAN.password);
@@ -329,6 +338,8 @@ export async function seedDemoIfEmpty(db: Db): Promise<{ technicianEmail: string
     return true;
   });
   if (!seeded) return null;
+  await seedDemoRegistry(db);
+  if (files) await seedDemoReport(db, files.storage, files.config, DEMO_TECHNICIAN.email);
   return { technicianEmail: DEMO_TECHNICIAN.email, technicianPassword: DEMO_TECHNICIAN.password };
 }
 

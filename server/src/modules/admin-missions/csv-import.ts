@@ -14,6 +14,7 @@ import type { Db } from '../../db/client';
 import { jobs } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
+import { registerVisitDevices } from '../devices/devices.service';
 import { completeLocation, findPendingKeys, jobKey } from './moderation.service';
 
 type Field = keyof JobFieldsInput;
@@ -137,10 +138,12 @@ export async function importJobsCsv(
   const toInsert = rows.filter((_, index) => !report[index]!.duplicate).map((r) => r.fields!);
   const created = await db.transaction(async (tx) => {
     let n = 0;
-    for (const fields of toInsert) {
+    const located = toInsert.map(completeLocation);
+    await registerVisitDevices(tx, located);
+    for (const fields of located) {
       const inserted = await tx
         .insert(jobs)
-        .values({ ...completeLocation(fields), source: 'csv', status: 'pending' })
+        .values({ ...fields, source: 'csv', status: 'pending' })
         .onConflictDoNothing()
         .returning({ id: jobs.id });
       n += inserted.length;

@@ -8,6 +8,7 @@ import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
+import { linkMissionToDevice } from '../devices/devices.service';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { missionColumns, toMission } from './admin-missions.mapper';
 
@@ -148,6 +149,7 @@ export async function createMission(db: Db, { body, actorUserId }: { body: Creat
       .insert(missions)
       .values({ ...rest, budgetCents: eurosToCents(budget) })
       .returning({ id: missions.id });
+    await linkMissionToDevice(tx, created!.id);
     if (body.batchId) await recomputeBatchFigures(tx, body.batchId);
     await audit(tx, { actorUserId, action: 'mission.create', entity: 'mission', entityId: created!.id, after: { title: body.title, batchId: body.batchId } });
     return getMission(tx, created!.id);
@@ -176,6 +178,7 @@ export async function updateMission(
         updatedAt: new Date(),
       })
       .where(eq(missions.id, missionId));
+    await linkMissionToDevice(tx, missionId);
     const after = await getMission(tx, missionId);
     await audit(tx, { actorUserId, action: 'mission.update', entity: 'mission', entityId: missionId, before, after });
     return after;

@@ -10,6 +10,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { geocode, parseAddress } from '../../lib/geo';
 import { likePattern } from '../../lib/pagination';
+import { linkMissionToDevice, registerVisitDevices } from '../devices/devices.service';
 import { isUniqueViolation, jobColumns, missionColumns, toJob, toMission } from './admin-missions.mapper';
 
 const DUPLICATE_MESSAGE = 'Une visite identique (même numéro de série et type de visite) est déjà à modérer';
@@ -82,6 +83,7 @@ export async function createManualJob(db: Db, { fields, actorUserId }: { fields:
         .insert(jobs)
         .values({ ...completeLocation(fields), source: 'manual', status: 'pending' })
         .returning(jobColumns);
+      await registerVisitDevices(tx, [row!]);
       await audit(tx, { actorUserId, action: 'job.create', entity: 'job', entityId: row!.id, after: { serialNumber: row!.serialNumber } });
       return toJob(row!);
     });
@@ -101,6 +103,7 @@ export async function updateJob(db: Db, { jobId, fields, actorUserId }: { jobId:
         .set({ ...completeLocation(fields), updatedAt: new Date() })
         .where(eq(jobs.id, jobId))
         .returning(jobColumns);
+      await registerVisitDevices(tx, [row!]);
       await audit(tx, { actorUserId, action: 'job.update', entity: 'job', entityId: jobId, before: toJob(before), after: toJob(row!) });
       return toJob(row!);
     });
@@ -184,6 +187,7 @@ export async function validateJob(db: Db, { jobId, actorUserId }: { jobId: strin
         longitude: job.longitude,
       })
       .returning({ id: missions.id });
+    await linkMissionToDevice(tx, created!.id);
     await tx.delete(jobs).where(eq(jobs.id, jobId));
     await audit(tx, { actorUserId, action: 'job.validate', entity: 'job', entityId: jobId, before: toJob(job), after: { missionId: created!.id } });
     const [row] = await tx
@@ -202,10 +206,12 @@ export async function validateJob(db: Db, { jobId, actorUserId }: { jobId: strin
 export async function ingestJobs(db: Db, { items, source }: { items: JobFields[]; source: string }): Promise<IngestResponse> {
   return db.transaction(async (tx) => {
     const result: IngestResponse = { created: 0, duplicates: 0, items: [] };
-    for (const [index, fields] of items.entries()) {
+    const located = items.map(completeLocation);
+    await registerVisitDevices(tx, located);
+    for (const [index, fields] of located.entries()) {
       const [inserted] = await tx
         .insert(jobs)
-        .values({ ...completeLocation(fields), source, status: 'pending' })
+        .values({ ...fields, source, status: 'pending' })
         .onConflictDoNothing()
         .returning({ id: jobs.id });
       if (inserted) {

@@ -57,6 +57,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
             facturesVirements: count,
             expeditions: count,
             librairie: count,
+            parcDae: count,
           }),
         },
       },

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
 import type { Db } from '../../db/client';
 
 export interface TechnicianCounts {
@@ -41,14 +42,17 @@ export interface AdminCounts {
   facturesVirements: number;
   expeditions: number;
   librairie: number;
+  /** Devices needing attention: out of order, or a date past or within 30 days (docs/decisions/024). */
+  parcDae: number;
 }
 
 /**
  * Admin tab badges, one query (docs/decisions/004): what waits for the administrator —
  * pending visits, unsorted missions + active lots, technicians to moderate, invoices to pay,
- * draft shipments, and the size of the library.
+ * draft shipments, the size of the library, and the devices needing attention (Parc DAE).
  */
 export async function getAdminCounts(db: Db): Promise<AdminCounts> {
+  const attentionDay = addDaysToDay(parisDay(), ATTENTION_WINDOW_DAYS);
   const result = await db.execute<Record<string, number>>(sql`
     select
       (select count(*) from jobs where status = 'pending')::int as suggestions,
@@ -58,7 +62,9 @@ export async function getAdminCounts(db: Db): Promise<AdminCounts> {
       ((select count(*) from invoices where status = 'Facture envoyée')
         + (select count(*) from transfers where status = 'Enregistré'))::int as factures_virements,
       (select count(*) from shipments where status in ('draft', 'in_transit'))::int as expeditions,
-      (select count(*) from learning_resources)::int as librairie
+      (select count(*) from learning_resources)::int as librairie,
+      (select count(*) from devices where functional_state = 'Hors service' or (functional_state <> 'Supprimé définitivement' and
+        least(battery_expiry, adult_pads_expiry, case when pediatric_pads_present then pediatric_pads_expiry end, next_maintenance_due) <= ${attentionDay}::date))::int as parc_dae
   `);
   const row = result.rows[0] ?? {};
   return {
@@ -68,5 +74,6 @@ export async function getAdminCounts(db: Db): Promise<AdminCounts> {
     facturesVirements: Number(row.factures_virements ?? 0),
     expeditions: Number(row.expeditions ?? 0),
     librairie: Number(row.librairie ?? 0),
+    parcDae: Number(row.parc_dae ?? 0),
   };
 }

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { BookOpen, CheckCircle2, ClipboardList, Euro, Layers, Settings, Truck, Users } from 'lucide-react';
+import { BookOpen, CheckCircle2, ClipboardList, Euro, HeartPulse, Layers, Settings, Truck, Users } from 'lucide-react';
 import type { AdminTab } from '@maillon/common/enums';
 import type { AdminCounts } from '@/features/admin-dashboard/api/get-admin-counts';
 
@@ -19,5 +19,6 @@ export const ADMIN_TAB_DEFINITIONS: AdminTabDefinition[] = [
   { id: 'invoices', label: 'Factures & virements', icon: <Euro />, countKey: 'facturesVirements', Component: lazy(() => import('./invoices-tab').then((m) => ({ default: m.InvoicesAndPayoutsTab }))) },
   { id: 'shipments', label: 'Expéditions', icon: <Truck />, countKey: 'expeditions', Component: lazy(() => import('@/features/admin-shipments/components/shipments-tab').then((m) => ({ default: m.ShipmentsTab }))) },
   { id: 'library', label: 'Librairie apprentissage', icon: <BookOpen />, countKey: 'librairie', Component: lazy(() => import('@/features/admin-library/components/library-tab').then((m) => ({ default: m.LibraryTab }))) },
+  { id: 'devices', label: 'Parc DAE', icon: <HeartPulse />, countKey: 'parcDae', Component: lazy(() => import('@/features/admin-devices/components/devices-tab').then((m) => ({ default: m.DevicesTab }))) },
   { id: 'settings', label: 'Réglages', icon: <Settings />, Component: lazy(() => import('@/features/admin-settings/components/settings-tab').then((m) => ({ default: m.SettingsTab }))) },
 ];

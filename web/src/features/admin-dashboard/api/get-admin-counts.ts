@@ -10,6 +10,8 @@ export interface AdminCounts {
   facturesVirements: number;
   expeditions: number;
   librairie: number;
+  /** Devices needing attention (Parc DAE). */
+  parcDae: number;
 }
 
 export const adminCountsQueryKey = queryKeys.adminCounts;

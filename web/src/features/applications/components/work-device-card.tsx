@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { CheckCircle2, ChevronDown, MapPin, Navigation, Phone } from 'lucide-react';
+import { Link } from 'react-router';
+import { CheckCircle2, ChevronDown, ClipboardCheck, MapPin, Navigation, Phone } from 'lucide-react';
 import { formatDate, formatDistance, formatDuration } from '@maillon/common/format';
 import type { RouteStop, WorkMission } from '@maillon/common/schemas/field-work';
 import { PendingMark } from '@/components/offline/pending-mark';
@@ -7,6 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
+import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { refusalOf } from '@/lib/offline/queued-request';
 import { useSaveProgress } from '../api/work-save-progress';
@@ -108,6 +110,12 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
               <Navigation aria-hidden="true" />
             </a>
           </Button>
+          <Button asChild variant="secondary" size="lg" className="col-span-2">
+            <Link to={paths.technician.visitReport.getHref(mission.id)} aria-label={`Rapport de visite : ${mission.title}`}>
+              <ClipboardCheck aria-hidden="true" />
+              Rapport de visite
+            </Link>
+          </Button>
         </div>
 
         {expanded ? (
@@ -197,6 +205,12 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
                   <Navigation aria-hidden="true" />
                   Y ALLER
                 </a>
+              </Button>
+              <Button asChild variant="secondary" size="lg" className="col-span-2">
+                <Link to={paths.technician.visitReport.getHref(mission.id)} aria-label={`Rapport de visite : ${mission.title}`}>
+                  <ClipboardCheck aria-hidden="true" />
+                  Rapport de visite
+                </Link>
               </Button>
             </div>
           </div>
