@@ -7,11 +7,11 @@ import { likePattern, windowTotal } from '../../lib/pagination';
 
 /**
  * The soonest of a device's dates (battery, adult electrodes, paediatric electrodes when present, next maintenance).
- * Exactly the expression of the index devices_next_due_idx (migration 0009).
+ * Exactly the expression of the index devices_next_due_idx (migration 0012).
  */
 export const nextDueExpression = sql<string | null>`least(${devices.batteryExpiry}, ${devices.adultPadsExpiry}, case when ${devices.pediatricPadsPresent} then ${devices.pediatricPadsExpiry} end, ${devices.nextMaintenanceDue})`;
 
-/** The searched text: exactly the expression of the trigram index devices_search_trgm_idx (migration 0009). */
+/** The searched text: exactly the expression of the trigram index devices_search_trgm_idx (migration 0012). */
 const deviceSearchText = sql`lower(
   coalesce(${devices.serialNumber}, '') || ' ' || coalesce(${devices.serialKey}, '') || ' ' || coalesce(${devices.siteName}, '') || ' ' ||
   coalesce(${devices.address}, '') || ' ' || coalesce(${devices.postalCode}, '') || ' ' || coalesce(${devices.city}, '') || ' ' ||

@@ -55,7 +55,7 @@ export function splitModel(value: string | null): { manufacturer: string | null;
   return { manufacturer: text.slice(0, at).trim() || null, model: text.slice(at + 3).trim() || null };
 }
 
-/** The street part of an address line: "12 rue du Marché, 75011 Paris" → "12 rue du Marché" (migration 0009 does the same). */
+/** The street part of an address line: "12 rue du Marché, 75011 Paris" → "12 rue du Marché" (migration 0012 does the same). */
 export function streetFromLocation(location: string | null): string | null {
   const street = location?.replace(/,?\s*\d{5}(\s.*)?$/, '').trim();
   return street || null;

@@ -131,7 +131,7 @@ describe('device registry: one device per normalised serial number', () => {
     }
   });
 
-  it('migrates existing missions into devices (the data part of migration 0009)', async () => {
+  it('migrates existing missions into devices (the data part of migration 0012)', async () => {
     const inserted = await ctx.db
       .insert(missions)
       .values([
@@ -140,7 +140,7 @@ describe('device registry: one device per normalised serial number', () => {
         { title: 'Sans série', serialNumber: 'inconnu' },
       ])
       .returning({ id: missions.id });
-    const text = fs.readFileSync(path.join(migrationsFolder(), '0009_devices-data.sql'), 'utf8');
+    const text = fs.readFileSync(path.join(migrationsFolder(), '0012_devices-data.sql'), 'utf8');
     for (const statement of text.split('--> statement-breakpoint')) if (statement.trim()) await ctx.db.execute(sql.raw(statement));
     const rows = await ctx.db.select({ id: missions.id, deviceId: missions.deviceId }).from(missions).where(sql`${missions.id} in ${inserted.map((m) => m.id)}`);
     const byId = new Map(rows.map((r) => [r.id, r.deviceId]));
