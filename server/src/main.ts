@@ -5,6 +5,7 @@ import { ensureAdmin } from './modules/auth/auth.service';
 import { DEMO_ADMIN, seedDemoIfEmpty } from './db/seed/demo';
 import { Scheduler } from './lib/scheduler';
 import { scheduledTasks } from './scheduled-tasks';
+import { backfillPositions } from './lib/positions';
 
 async function main(): Promise<void> {
   let config;
@@ -29,6 +30,11 @@ async function main(): Promise<void> {
       console.log(`  Administrateur : ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
       console.log(`  Technicien     : ${seeded.technicianEmail} / ${seeded.technicianPassword}`);
     }
+  }
+  // Homes, approximate sites and lot geometry that older rows lack (docs/decisions/018); nothing to do on later starts.
+  const placed = await backfillPositions(db);
+  if (placed.technicians + placed.missions > 0) {
+    console.log(`Positions complétées : ${placed.technicians} technicien(s), ${placed.missions} mission(s), ${placed.lots} lot(s).`);
   }
   const app = await buildApp({ config, db, serveWeb: true });
   // Outbox, purges and sweeps: each due run happens on one instance only, however many are started.

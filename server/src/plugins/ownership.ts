@@ -30,6 +30,8 @@ export const OWNERSHIP: Record<string, OwnerRule> = {
   'GET /api/applications': query('technicianId', true),
   'GET /api/applications/status-counts': query('technicianId', true),
   'GET /api/mission-batches/available-for-application': query(),
+  'GET /api/mission-batches/available-for-application/map': query(),
+  'GET /api/mission-batches/available-for-application/:id': query(),
   'GET /api/resource-views': query(),
   'GET /api/shipments': query(),
   'POST /api/applications': body(),

@@ -86,6 +86,7 @@ const SEGMENT_KIND: Record<string, EntityKind> = {
   files: 'file',
   missions: 'mission',
   'mission-batches': 'batch',
+  'available-for-application': 'batch',
   'learning-resources': 'resource',
   jobs: 'job',
 };

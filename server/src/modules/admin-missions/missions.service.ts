@@ -8,6 +8,7 @@ import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
+import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { missionColumns, toMission } from './admin-missions.mapper';
 
@@ -146,7 +147,7 @@ export async function createMission(db: Db, { body, actorUserId }: { body: Creat
     const { budget, ...rest } = body;
     const [created] = await tx
       .insert(missions)
-      .values({ ...rest, budgetCents: eurosToCents(budget) })
+      .values({ ...rest, budgetCents: eurosToCents(budget), ...missionApproxColumns(rest) })
       .returning({ id: missions.id });
     if (body.batchId) await recomputeBatchFigures(tx, body.batchId);
     await audit(tx, { actorUserId, action: 'mission.create', entity: 'mission', entityId: created!.id, after: { title: body.title, batchId: body.batchId } });
@@ -171,11 +172,14 @@ export async function updateMission(
       .set({
         ...visit,
         location: address,
+        ...missionApproxColumns({ location: address, postalCode: visit.postalCode, city: visit.city, department: visit.department }),
         ...(title ? { title } : {}),
         ...(description ? { description } : {}),
         updatedAt: new Date(),
       })
       .where(eq(missions.id, missionId));
+    // The site may have moved: its lot's geometry follows in the same transaction.
+    await refreshLotsGeometry(tx, [before.batchId]);
     const after = await getMission(tx, missionId);
     await audit(tx, { actorUserId, action: 'mission.update', entity: 'mission', entityId: missionId, before, after });
     return after;

@@ -10,6 +10,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { geocode, parseAddress } from '../../lib/geo';
 import { likePattern } from '../../lib/pagination';
+import { missionApproxColumns } from '../../lib/positions';
 import { isUniqueViolation, jobColumns, missionColumns, toJob, toMission } from './admin-missions.mapper';
 
 const DUPLICATE_MESSAGE = 'Une visite identique (même numéro de série et type de visite) est déjà à modérer';
@@ -182,6 +183,7 @@ export async function validateJob(db: Db, { jobId, actorUserId }: { jobId: strin
         city: job.city,
         latitude: job.latitude,
         longitude: job.longitude,
+        ...missionApproxColumns({ location: job.address, postalCode: job.postalCode, city: job.city, department: job.department }),
       })
       .returning({ id: missions.id });
     await tx.delete(jobs).where(eq(jobs.id, jobId));
