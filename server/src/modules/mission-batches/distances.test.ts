@@ -248,8 +248,6 @@ describe('nearest first and radius on a generated set', () => {
     await ctx.db.delete(missionBatches).where(inArray(missionBatches.id, ids));
   });
 
-  const generated = (lots: Lot[]) => lots.filter((l) => l.title.startsWith('Généré'));
-
   it('pages nearest first through every ring, then the lots without a position, with an unchanged X-Total-Count', async () => {
     const seen: Lot[] = [];
     for (let offset = 0; offset < 60; offset += 7) {
