@@ -12,6 +12,8 @@ import {
   missionBatchRequestSchema,
   missionListQuerySchema,
   missionSchema,
+  missionsMapQuerySchema,
+  missionsMapSchema,
   moveMissionsRequestSchema,
   updateMissionRequestSchema,
 } from '@maillon/common/schemas/admin-missions';
@@ -38,6 +40,7 @@ import {
   createMission,
   deleteMissions,
   getMission,
+  getMissionsMap,
   listMissions,
   moveMissions,
   publishMission,
@@ -166,6 +169,12 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
       setTotal(reply, total);
       return items;
     },
+  );
+
+  app.get(
+    '/api/missions/map',
+    { config: adminRead, schema: { querystring: missionsMapQuerySchema, response: { 200: missionsMapSchema } } },
+    async (request) => getMissionsMap(app.db, request.query),
   );
 
   app.post(
