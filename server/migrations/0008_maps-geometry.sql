@@ -10,6 +10,7 @@ ALTER TABLE "mission_batches" ADD COLUMN "geo_site_lats" double precision[] DEFA
 ALTER TABLE "mission_batches" ADD COLUMN "geo_site_lons" double precision[] DEFAULT '{}'::double precision[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "missions" ADD COLUMN "approx_latitude" double precision;--> statement-breakpoint
 ALTER TABLE "missions" ADD COLUMN "approx_longitude" double precision;--> statement-breakpoint
+CREATE INDEX "mission_batches_open_idx" ON "mission_batches" USING btree ("created_at" DESC NULLS LAST,"id") WHERE visibility = 'visible' and status <> 'completed' and not is_system;--> statement-breakpoint
 CREATE INDEX "mission_batches_geo_box_idx" ON "mission_batches" USING gist (box(point("geo_min_lon", "geo_min_lat"), point("geo_max_lon", "geo_max_lat"))) WHERE visibility = 'visible' and status <> 'completed' and not is_system and geo_site_count > 0;--> statement-breakpoint
 CREATE INDEX "missions_position_idx" ON "missions" USING gist (point(coalesce("longitude", "approx_longitude"), coalesce("latitude", "approx_latitude")));--> statement-breakpoint
 -- Geometry of the existing lots from their missions' own coordinates (lib/positions.ts refreshLotGeometry; the

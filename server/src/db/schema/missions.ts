@@ -58,6 +58,10 @@ export const missionBatches = pgTable(
     index('mission_batches_departments_idx').using('gin', t.departments),
     index('mission_batches_tags_idx').using('gin', t.tags),
     uniqueIndex('mission_batches_single_system_idx').on(t.isSystem).where(sql`is_system`),
+    // The lots open to applications (isOpenLot), most recent first: the technician's list and its count read only this.
+    index('mission_batches_open_idx')
+      .on(t.createdAt.desc(), t.id)
+      .where(sql`visibility = 'visible' and status <> 'completed' and not is_system`),
     // The radius pre-filter of "Trouver des missions" (lots whose box meets the search square), open lots only.
     index('mission_batches_geo_box_idx')
       .using('gist', sql`box(point(${t.geoMinLon}, ${t.geoMinLat}), point(${t.geoMaxLon}, ${t.geoMaxLat}))`)

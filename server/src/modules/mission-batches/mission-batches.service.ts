@@ -69,13 +69,34 @@ function filterConditions(filter: Pick<AvailableLotsFilter, 'department' | 'tag'
  * The open-lot rule written with literals, so the planner matches the partial index mission_batches_geo_box_idx
  * (same rule as isOpenLot), for lots with at least one located site.
  */
-const openLocatedLot = sql`${missionBatches.visibility} = 'visible' and ${missionBatches.status} <> 'completed' and not ${missionBatches.isSystem} and ${missionBatches.geoSiteCount} > 0`;
+const openLot = sql`${missionBatches.visibility} = 'visible' and ${missionBatches.status} <> 'completed' and not ${missionBatches.isSystem}`;
+const openLocatedLot = sql`${openLot} and ${missionBatches.geoSiteCount} > 0`;
 
-/** Km as the crow flies from `home` to the lot's nearest site (haversine over its site arrays, as geo.ts computes). */
-function nearestSiteKm(home: GeoPoint): SQL<number | null> {
+/**
+ * Km as the crow flies from `home` to the lot's nearest site: the haversine of geo.ts over the lot's site arrays, with
+ * sin²(x/2) written (1 − cos x)/2 and the arc sine taken once, on the smallest term (same order, fewer calls per site).
+ */
+function nearestSiteKmExpression(home: GeoPoint): SQL<number | null> {
   const earthKm = EARTH_RADIUS_M / 1000;
-  const cosLat = Math.cos((home.lat * Math.PI) / 180);
-  return sql<number | null>`(select min(${2 * earthKm}::float8 * asin(least(1, sqrt(power(sin(radians(s.lat - ${home.lat}::float8) / 2), 2) + ${cosLat}::float8 * cos(radians(s.lat)) * power(sin(radians(s.lon - ${home.lon}::float8) / 2), 2))))) from unnest(${missionBatches.geoSiteLats}, ${missionBatches.geoSiteLons}) as s(lat, lon))`;
+  const rad = Math.PI / 180;
+  const cosLat = Math.cos(home.lat * rad);
+  const term = sql`(1 - cos((s.lat - ${home.lat}::float8) * ${rad}::float8)) / 2 + ${cosLat}::float8 * cos(s.lat * ${rad}::float8) * (1 - cos((s.lon - ${home.lon}::float8) * ${rad}::float8)) / 2`;
+  // least/greatest skip nulls: a lot without a site must keep a null distance.
+  return sql<number | null>`case when count(*) = 0 then null else ${2 * earthKm}::float8 * asin(sqrt(least(1, greatest(0, min(${term}))))) end`;
+}
+const siteArrays = sql`unnest(${missionBatches.geoSiteLats}, ${missionBatches.geoSiteLons}) as s(lat, lon)`;
+
+/** As a scalar subquery on the current lot row. */
+function nearestSiteKmSql(home: GeoPoint): SQL<number | null> {
+  return sql<number | null>`(select ${nearestSiteKmExpression(home)} from ${siteArrays})`;
+}
+
+/**
+ * As a lateral subquery `nearest(km)` joined to each lot: an aggregate, so the planner keeps it apart and computes it
+ * once per lot for the filter, the order and the answer.
+ */
+function nearestSiteLateral(db: Db, home: GeoPoint) {
+  return db.select({ km: sql<number | null>`${nearestSiteKmExpression(home)}`.as('km') }).from(siteArrays).as('nearest');
 }
 
 /** The lots' box meets the square around `home` holding the radius: the index-friendly pre-filter of a ring. */
@@ -138,17 +159,18 @@ async function findLotsByDistance(
   home: GeoPoint,
   { ring, radius, sort }: { ring: number | null; radius: number | undefined; sort: LotSort },
 ): Promise<{ items: AvailableLot[]; total: number } | null> {
-  const distanceKm = nearestSiteKm(home);
+  const nearest = nearestSiteLateral(db, home);
   const conditions = filterConditions(filter);
   // Without a radius the last pass lists every open lot: those without a position too, last.
   const everyLot = ring === null && !radius;
   const candidates = db
-    .select({ ...lotColumns, distanceKm: sql<number | null>`${distanceKm}`.as('distance_km') })
+    .select({ ...lotColumns, distanceKm: sql<number | null>`${nearest.km}`.as('distance_km') })
     .from(missionBatches)
+    .crossJoinLateral(nearest)
     .where(
       and(
-        everyLot ? isOpenLot() : openLocatedLot,
-        ...(ring !== null ? [meetsSquare(home, ring)] : []),
+        everyLot ? openLot : openLocatedLot,
+        ...(ring !== null ? [meetsSquare(home, ring), lte(nearest.km, ring)] : []),
         ...conditions,
       ),
     )
@@ -163,7 +185,6 @@ async function findLotsByDistance(
       distanceKm: candidates.distanceKm,
     })
     .from(candidates)
-    .where(ring !== null ? lte(candidates.distanceKm, ring) : undefined)
     .orderBy(...order)
     .limit(filter.limit)
     .offset(filter.offset)
@@ -174,9 +195,7 @@ async function findLotsByDistance(
       ringTotal: page.ringTotal,
       distanceKm: page.distanceKm,
       // Without a radius the total is every open lot of the filters, wherever it is (one count, beside the page).
-      allTotal: radius
-        ? sql<number>`0`
-        : sql<number>`(select count(*) from ${missionBatches} where ${and(isOpenLot(), ...conditions)})`.mapWith(Number),
+      allTotal: radius ? sql<number>`0` : sql<number>`(select count(*) from ${missionBatches} where ${and(openLot, ...conditions)})`.mapWith(Number),
       ...lotFigures(sql`"page"."id"`, filter.technicianId),
     })
     .from(page)
@@ -191,7 +210,7 @@ async function findLotsByDistance(
   if (radius) {
     total = rows[0]?.ringTotal ?? (filter.offset > 0 ? await countWithinRadius(db, filter, home, radius) : 0);
   } else {
-    total = rows[0]?.allTotal ?? Number((await db.select({ n: count() }).from(missionBatches).where(and(isOpenLot(), ...conditions)))[0]?.n ?? 0);
+    total = rows[0]?.allTotal ?? Number((await db.select({ n: count() }).from(missionBatches).where(and(openLot, ...conditions)))[0]?.n ?? 0);
   }
   return { items: rows.map((row) => toAvailableLot(row, home)), total };
 }
@@ -200,18 +219,20 @@ async function countWithinRadius(db: Db, filter: AvailableLotsFilter, home: GeoP
   const [row] = await db
     .select({ n: count() })
     .from(missionBatches)
-    .where(and(openLocatedLot, meetsSquare(home, radius), lte(nearestSiteKm(home), radius), ...filterConditions(filter)));
+    .where(and(openLocatedLot, meetsSquare(home, radius), lte(nearestSiteKmSql(home), radius), ...filterConditions(filter)));
   return Number(row?.n ?? 0);
 }
 
 /** The most recent lots first (no address, or « Les plus récents » without a radius); distances for the page only. */
 async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint | null): Promise<{ items: AvailableLot[]; total: number }> {
-  const where = and(isOpenLot(), ...filterConditions(filter));
+  const conditions = filterConditions(filter);
+  const where = and(openLot, ...conditions);
 
-  // One statement: the page of lots (with the total of the filter, count over ()) in a subquery, then each lot's
-  // figures from the indexed batch ids of that page only (docs/decisions/014: round trips are the cost).
+  // One statement: the page of lots in a subquery (walking mission_batches_open_idx, most recent first), then each
+  // lot's figures from the indexed batch ids of that page only, and the total of the filter counted on the same
+  // partial index (docs/decisions/014: round trips are the cost; 018: a window total would read every open lot).
   const page = db
-    .select({ total: windowTotal().as('total'), ...lotColumns })
+    .select(lotColumns)
     .from(missionBatches)
     .where(where)
     .orderBy(desc(missionBatches.createdAt), asc(missionBatches.title), asc(missionBatches.id))
@@ -220,18 +241,17 @@ async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoin
     .as('page');
   // Qualified by hand: inside the correlated subqueries a bare "id" would name the inner table's column.
   const figures = lotFigures(sql`"page"."id"`, filter.technicianId);
+  const countAll = async () => Number((await db.select({ n: count() }).from(missionBatches).where(where))[0]?.n ?? 0);
   const lots = await db
     .select({
-      total: page.total,
+      total: sql<number>`(select count(*) from ${missionBatches} where ${where})`.mapWith(Number),
       ...Object.fromEntries(Object.keys(lotColumns).map((key) => [key, page[key as keyof typeof lotColumns]])) as { [K in keyof typeof lotColumns]: (typeof page)[K] },
       ...figures,
     })
     .from(page)
     .orderBy(desc(page.createdAt), asc(page.title), asc(page.id));
 
-  const total = await pageTotal(lots, filter.offset, async () =>
-    Number((await db.select({ n: count() }).from(missionBatches).where(where))[0]?.n ?? 0),
-  );
+  const total = await pageTotal(lots, filter.offset, countAll);
   return { items: lots.map((lot) => toAvailableLot(lot, home)), total };
 }
 
@@ -301,7 +321,7 @@ export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilt
   const home = await findHome(db, filter.technicianId);
   const conditions = filterConditions(filter);
   const radius = home ? filter.radius : undefined;
-  const located = and(openLocatedLot, ...(radius && home ? [meetsSquare(home, radius), lte(nearestSiteKm(home), radius)] : []), ...conditions);
+  const located = and(openLocatedLot, ...(radius && home ? [meetsSquare(home, radius), lte(nearestSiteKmSql(home), radius)] : []), ...conditions);
   const order = home
     ? [sql`power(${missionBatches.geoLat} - ${home.lat}::float8, 2) + power((${missionBatches.geoLon} - ${home.lon}::float8) * ${Math.cos((home.lat * Math.PI) / 180)}::float8, 2)`, asc(missionBatches.id)]
     : [desc(missionBatches.createdAt), asc(missionBatches.id)];
@@ -325,7 +345,7 @@ export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilt
       : db
           .select({ n: count() })
           .from(missionBatches)
-          .where(and(isOpenLot(), eq(missionBatches.geoSiteCount, 0), ...conditions))
+          .where(and(openLot, eq(missionBatches.geoSiteCount, 0), ...conditions))
           .then((r) => Number(r[0]?.n ?? 0)),
   ]);
   return {
