@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
+import { LOT_RADII_KM, LOT_SORTS, type LotRadius } from '../lot-rules';
 
-/** Radius filter of the lot search, km ("tous" is no radius). */
-export const LOT_RADII_KM = [25, 50, 100, 200] as const;
-export type LotRadius = (typeof LOT_RADII_KM)[number];
-/** "Les plus proches" (from the technician's address) or "Les plus récents". */
-export const LOT_SORTS = ['nearest', 'recent'] as const;
-export type LotSort = (typeof LOT_SORTS)[number];
+// The choices live in lot-rules.ts, without zod, for the technician's page (decision 013).
+export { LOT_RADII_KM, LOT_SORTS, type LotRadius, type LotSort } from '../lot-rules';
 
 const lotFilterFields = {
   technicianId: z.string().uuid('Identifiant de technicien invalide').optional(),

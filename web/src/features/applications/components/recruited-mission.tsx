@@ -22,6 +22,7 @@ import { applicationWorkQueryKey, useApplicationWork } from '../api/work-get-app
 import { useSortRoute } from '../api/work-sort-route';
 import { AdminComment, ApplicationStatusBadge, Fact, formatAppliedAt } from './application-details';
 import { WorkDeviceCard } from './work-device-card';
+import { WorkRouteMapToggle } from './work-route-map-toggle';
 import { WorkTechnicianComment } from './work-technician-comment';
 
 export interface RecruitedMissionProps {
@@ -225,6 +226,7 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
               </Link>
             </Button>
           </div>
+          <WorkRouteMapToggle technicianId={technician.id} applicationId={application.id} />
           {route && route.stops.length > 0 ? (
             <p className="text-sm text-muted-foreground">
               Tournée triée : {formatDistance(route.totalDistance)} aller-retour depuis votre adresse
