@@ -7,6 +7,8 @@ import { clusterIcon } from './icons';
 /** Markers closer than this many pixels form a group, below the zoom where every marker shows on its own. */
 const CELL_PX = 56;
 const UNCLUSTERED_ZOOM = 15;
+/** Opening a group zooms onto its markers, but not closer than a town's scale (the outline stays readable). */
+const GROUP_ZOOM_MAX = 13;
 
 /**
  * Grid clustering (docs/decisions/018): at each zoom, the markers of one screen cell become a numbered group;
@@ -53,7 +55,7 @@ export function ClusterLayer<T extends { id: string; lat: number; lon: number }>
               add: (event) => (event.target as L.Marker).getElement()?.setAttribute('aria-label', groupLabel(cluster.items.length)),
               click: () => {
                 const bounds = L.latLngBounds(cluster.items.map((item) => [item.lat, item.lon] as [number, number]));
-                map.fitBounds(bounds, { padding: [40, 40], maxZoom: UNCLUSTERED_ZOOM });
+                map.fitBounds(bounds, { padding: [40, 40], maxZoom: GROUP_ZOOM_MAX });
               },
             }}
           />

@@ -3,6 +3,7 @@ import { AttributionControl, GeoJSON, MapContainer, Pane, TileLayer, useMap } fr
 import type { FeatureCollection } from 'geojson';
 import type { LatLngBoundsExpression, PathOptions } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
+import './map.css';
 import { cn } from '@/lib/cn';
 
 /**

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Marker, useMapEvents } from 'react-leaflet';
 import type { LatLngBounds, LatLngBoundsExpression } from 'leaflet';
-import { FolderInput, Hand, Lasso, Search, Square, X } from 'lucide-react';
+import { FolderInput, Search, X } from 'lucide-react';
 import type { MapMission } from '@maillon/common/schemas/admin-missions';
 import { AreaSelection, type SelectionMode } from '@/components/map/area-selection';
 import { ClusterLayer, labelMarker } from '@/components/map/cluster-layer';
@@ -56,7 +56,7 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
     return byLot;
   }, [data]);
 
-  if (map.isPending) return <Skeleton className="h-[70vh] min-h-96" />;
+  if (map.isPending) return <Skeleton className="h-[calc(100vh-23rem)] min-h-96" />;
   if (map.isError) return <ErrorState error={map.error} />;
   const { missions, lots, total, unlocatedUnsorted } = map.data;
   const bounds: LatLngBoundsExpression | null = missions.length > 0 ? missions.map((m) => [m.lat, m.lon] as [number, number]) : null;
@@ -78,10 +78,6 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
             { value: 'pan', label: 'Déplacer la carte' },
           ]}
         />
-        <label className="flex items-center gap-2 text-sm">
-          <Checkbox checked={withLots} onCheckedChange={(checked) => setWithLots(checked === true)} aria-label="Afficher les missions des lots actifs" />
-          Missions des lots actifs
-        </label>
         <div className="ml-auto flex flex-wrap gap-2">
           <Button variant="outline" onClick={onClear} disabled={n === 0}>
             <X aria-hidden="true" /> Vider la sélection
@@ -91,15 +87,14 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
           </Button>
         </div>
       </div>
-      <p className="flex items-center gap-2 text-sm text-muted-foreground">
-        {tool === 'rectangle' ? <Square className="size-4" aria-hidden="true" /> : tool === 'lasso' ? <Lasso className="size-4" aria-hidden="true" /> : <Hand className="size-4" aria-hidden="true" />}
+      <p className="-mt-1 text-sm text-muted-foreground">
         {tool === 'rectangle'
           ? 'Tracez un rectangle sur la carte pour ajouter les missions qu’il contient à la sélection ; un clic sur une mission l’ajoute ou la retire.'
           : tool === 'lasso'
             ? 'Entourez des missions à main levée pour les ajouter à la sélection.'
             : 'Faites glisser la carte pour vous déplacer ; la molette ou les boutons zooment.'}
       </p>
-      <MapView tiles={config.data?.map} bounds={bounds} label="Carte des missions à trier et des lots" className="h-[70vh] min-h-96">
+      <MapView tiles={config.data?.map} bounds={bounds} label="Carte des missions à trier et des lots" className="h-[calc(100vh-23rem)] min-h-96">
         <FitBounds bounds={bounds} fitKey={`${withLots}:${searchedView ? 'view' : 'all'}:${missions.length > 0}`} />
         <ViewTracker onView={trackView} />
         <AreaSelection mode={tool === 'pan' ? null : tool} items={missions} onSelect={(ids) => selection.set(ids, true)} />
@@ -133,7 +128,11 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
         {total > missions.length ? ` — ${total} dans cette zone : zoomez puis cherchez dans la zone pour les voir toutes` : ''}
         {unlocatedUnsorted > 0 ? ` · ${unlocatedUnsorted} mission${unlocatedUnsorted > 1 ? 's' : ''} à trier sans position (voir la liste)` : ''}
       </p>
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap items-center gap-3">
+        <label className="flex items-center gap-2 text-sm">
+          <Checkbox checked={withLots} onCheckedChange={(checked) => setWithLots(checked === true)} aria-label="Afficher les missions des lots actifs" />
+          Missions des lots actifs
+        </label>
         <Button variant="outline" size="sm" onClick={() => setSearchedView(currentView.current)}>
           <Search aria-hidden="true" /> Chercher dans cette zone
         </Button>

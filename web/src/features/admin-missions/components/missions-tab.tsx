@@ -129,7 +129,7 @@ export function MissionsTab() {
       </div>
 
       {subTab === 'active' && view === 'map' ? (
-        <Suspense fallback={<Skeleton className="h-[70vh] min-h-96" />}>
+        <Suspense fallback={<Skeleton className="h-[calc(100vh-23rem)] min-h-96" />}>
           <MissionsMap selection={selection} onOrganise={openOrganise} onClear={selection.clear} />
         </Suspense>
       ) : subTab === 'active' ? (

@@ -134,7 +134,7 @@ export function FindMissionsTab({ technician }: TechnicianTabProps) {
             ))}
           </NativeSelect>
         </Field>
-        <Field id="lots-sort" label="Trier par">
+        <Field id="lots-sort" label="Trier par" className="col-span-2 sm:col-span-1">
           <NativeSelect value={shownSort} onChange={(e) => setSort(e.target.value as LotSort)}>
             <option value="nearest" disabled={!hasAddress}>
               Les plus proches
@@ -142,7 +142,7 @@ export function FindMissionsTab({ technician }: TechnicianTabProps) {
             <option value="recent">Les plus récents</option>
           </NativeSelect>
         </Field>
-        <Field id="lots-radius" label="Distance">
+        <Field id="lots-radius" label="Distance" className="col-span-2 sm:col-span-1">
           <NativeSelect value={radius} disabled={!hasAddress} onChange={(e) => setRadius(e.target.value as AvailableLotsFilters['radius'])}>
             <option value="">Toutes</option>
             {LOT_RADII_KM.map((km) => (
