@@ -142,8 +142,10 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
   if (sort === 'nearest' || radius) {
     const rings = radius ? [radius] : sort === 'nearest' ? [...NEAREST_RINGS_KM, null] : [null];
     for (const ring of rings) {
-      const page = await findLotsByDistance(db, filter, home!, { ring, radius, sort });
+      const { page, ringTotal } = await findLotsByDistance(db, filter, home!, { ring, radius, sort });
       if (page) return page;
+      // An empty ring: the lots of this search are far away (or few), every lot at once is the cheaper next step.
+      if (ringTotal === 0 && ring !== null) return (await findLotsByDistance(db, filter, home!, { ring: null, radius, sort })).page!;
     }
   }
   return findRecentLots(db, filter, home);
@@ -158,7 +160,7 @@ async function findLotsByDistance(
   filter: AvailableLotsFilter,
   home: GeoPoint,
   { ring, radius, sort }: { ring: number | null; radius: number | undefined; sort: LotSort },
-): Promise<{ items: AvailableLot[]; total: number } | null> {
+): Promise<{ page: { items: AvailableLot[]; total: number } | null; ringTotal: number }> {
   const nearest = nearestSiteLateral(db, home);
   const conditions = filterConditions(filter);
   // Without a radius the last pass lists every open lot: those without a position too, last.
@@ -204,7 +206,7 @@ async function findLotsByDistance(
   const ringTotal = rows[0]?.ringTotal ?? 0;
   if (ring !== null && !radius && ringTotal < filter.offset + filter.limit) {
     // Not enough lots within this ring for the page: a wider ring (or every lot) decides.
-    return null;
+    return { page: null, ringTotal };
   }
   let total: number;
   if (radius) {
@@ -212,7 +214,7 @@ async function findLotsByDistance(
   } else {
     total = rows[0]?.allTotal ?? Number((await db.select({ n: count() }).from(missionBatches).where(and(openLot, ...conditions)))[0]?.n ?? 0);
   }
-  return { items: rows.map((row) => toAvailableLot(row, home)), total };
+  return { page: { items: rows.map((row) => toAvailableLot(row, home)), total }, ringTotal };
 }
 
 async function countWithinRadius(db: Db, filter: AvailableLotsFilter, home: GeoPoint, radius: number): Promise<number> {
