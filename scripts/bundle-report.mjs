@@ -35,8 +35,13 @@ const SCREENS = [
   technicianTab('packages', 'src/features/packages'),
   technicianTab('profile', 'src/features/profile'),
   { name: 'technician: visit report (/technician/visits/:missionId/report)', side: 'technician', budget: 150, load: ['src/app/routes/technician/visit-report.tsx'] },
+  // The maps (decision 025) load when opened, never with a tab: Leaflet and the map components in one lazy chunk
+  // (the outline of France follows in its own chunk, 85 KB, fetched by the map). Shown, not budgeted.
+  { name: 'technician: ?tab=find-missions, then its map', side: 'technician', budget: null, load: ['src/features/find-missions', 'src/features/find-missions/components/lots-map.tsx'] },
+  { name: 'technician: ?tab=applications, then the route map', side: 'technician', budget: null, load: ['src/features/applications', 'src/features/applications/components/work-route-map.tsx'] },
   adminTab('missions-draft', 'src/features/admin-moderation'),
   adminTab('missions-active', 'src/features/admin-missions/components/missions-tab.tsx'),
+  { name: 'admin: missions-active, then its map', side: 'admin', budget: null, load: ['src/features/admin-missions/components/missions-tab.tsx', 'src/features/admin-missions/components/missions-map.tsx'] },
   adminTab('missions-completed', 'src/features/admin-missions/components/completed-missions-tab.tsx'),
   adminTab('technicians', 'src/features/admin-technicians'),
   adminTab('invoices', 'src/app/routes/admin/invoices-tab.tsx'),

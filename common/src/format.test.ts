@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToEuros, eurosToCents, formatDate, formatDistance, formatDuration, formatEuros, formatEurosForPrint, formatEurosShort, maskIban } from './format';
+import { centsToEuros, eurosToCents, formatDate, formatDistance, formatDuration, formatEuros, formatEurosForPrint, formatEurosShort, formatKilometres, maskIban } from './format';
 import { formatDepartment, getDepartmentName, DEPARTMENTS } from './departments';
 
 describe('fr-FR formatting', () => {
@@ -53,5 +53,15 @@ describe('departments', () => {
     expect(getDepartmentName('99')).toBe('99');
     expect(formatDepartment('75')).toBe('Paris (75)');
     expect(formatDepartment('XX')).toBe('XX');
+  });
+});
+
+describe('formatKilometres', () => {
+  it('reads at a glance: < 1 km, one decimal under 10 km, whole km above, French separators', () => {
+    expect(formatKilometres(400)).toBe('< 1 km');
+    expect(formatKilometres(4698)).toBe('4,7 km');
+    expect(formatKilometres(12_400)).toBe('12 km');
+    expect(formatKilometres(1_204_600)).toBe('1\u202f205 km');
+    expect(formatKilometres(null)).toBe('Distance inconnue');
   });
 });

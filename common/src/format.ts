@@ -66,6 +66,16 @@ export function formatDistance(metres: number | null | undefined): string {
   return `${decimalFormatter.format(metres / 1000)} km`;
 }
 
+const wholeFormatter = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
+
+/** A distance to read at a glance (lots, maps): "4,7 km" under 10 km, "86 km" above, "< 1 km" close by. */
+export function formatKilometres(metres: number | null | undefined): string {
+  if (metres === null || metres === undefined || !Number.isFinite(metres)) return 'Distance inconnue';
+  if (metres < 1000) return '< 1 km';
+  if (metres < 10_000) return `${decimalFormatter.format(metres / 1000)} km`;
+  return `${wholeFormatter.format(Math.round(metres / 1000))} km`;
+}
+
 /** Minutes, or hours and minutes (spec §9). */
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '';

@@ -17,6 +17,8 @@ const hasKeys = (...keys: string[]) => (b: unknown) => typeof b === 'object' && 
 
 export const ENDPOINTS: Endpoint[] = [
   { name: 'Trouver des missions (page 1)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&limit=20`, check: isArray },
+  // Issue 18: nearest first from the technician's address, among every open lot (8 000 at full scale).
+  { name: 'Trouver des missions (les plus proches)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&sort=nearest&limit=20`, check: isArray },
   { name: 'Trouver des missions (département 75)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&department=75&limit=20`, check: isArray },
   { name: 'Candidatures', area: 'technicien', path: (s) => `/api/applications?technicianId=${s.technicianId}`, check: isArray },
   { name: "Compteurs d'onglets", area: 'technicien', path: (s) => `/api/technicians/${s.technicianId}/counts`, check: hasKeys('formation', 'findMissions') },

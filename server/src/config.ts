@@ -36,6 +36,8 @@ const envSchema = z.object({
     .url()
     .refine(isTileUrl, 'adresse http(s) attendue, sans variable dans le nom d’hôte (ex. https://tile.openstreetmap.org/{z}/{x}/{y}.png)')
     .optional(),
+  /** Credit shown on the map for MAP_TILE_URL's tiles (e.g. "© IGN – Géoplateforme" or "© OpenStreetMap"). */
+  MAP_ATTRIBUTION: z.string().trim().min(1).max(300).optional(),
   INGEST_API_KEY: z.string().min(16).optional(),
   PRODUCT_NAME: z.string().min(1).default(PRODUCT_NAME_DEFAULT),
   CHARITY_NAME: z.string().min(1).default('Association Maillon pour la chaîne de survie'),

@@ -7,6 +7,7 @@ import { ensureAdmin } from './modules/auth/auth.service';
 import { DEMO_ADMIN, seedDemoIfEmpty } from './db/seed/demo';
 import { Scheduler } from './lib/scheduler';
 import { scheduledTasks } from './scheduled-tasks';
+import { backfillPositions } from './lib/positions';
 
 async function main(): Promise<void> {
   let config;
@@ -39,6 +40,11 @@ async function main(): Promise<void> {
       log.info(`Administrateur : ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
       log.info(`Technicien : ${seeded.technicianEmail} / ${seeded.technicianPassword}`);
     }
+  }
+  // Homes, approximate sites and lot geometry that older rows lack (docs/decisions/025); nothing to do on later starts.
+  const placed = await backfillPositions(db);
+  if (placed.technicians + placed.missions > 0) {
+    log.info(`Positions complétées : ${placed.technicians} technicien(s), ${placed.missions} mission(s), ${placed.lots} lot(s).`);
   }
   // Outbox, purges and sweeps: each due run happens on one instance only, however many are started.
   const scheduler = new Scheduler(db, scheduledTasks(app), app.log);

@@ -210,3 +210,49 @@ export const adminCommentResponseSchema = z.object({
   message: z.string(),
   application: applicationWithTechnicianSchema,
 });
+
+/** At most this many missions on the admin's map for one view (« À trier » first). */
+export const MAP_MISSIONS_MAX = 3000;
+
+const latitudeQuery = z.coerce.number({ error: 'Coordonnée invalide' }).min(-90, 'Coordonnée invalide').max(90, 'Coordonnée invalide');
+const longitudeQuery = z.coerce.number({ error: 'Coordonnée invalide' }).min(-180, 'Coordonnée invalide').max(180, 'Coordonnée invalide');
+
+/** GET /api/missions/map: the missions to sort and those of the active lots, within a view (south, west, north, east). */
+export const missionsMapQuerySchema = z
+  .object({
+    south: latitudeQuery.optional(),
+    west: longitudeQuery.optional(),
+    north: latitudeQuery.optional(),
+    east: longitudeQuery.optional(),
+    /** « À trier » only, or with the missions of the active lots. */
+    scope: z.enum(['unsorted', 'all'], { error: 'Choix invalide' }).default('all'),
+  })
+  .refine((q) => [q.south, q.west, q.north, q.east].every((v) => v === undefined) || [q.south, q.west, q.north, q.east].every((v) => v !== undefined), {
+    message: 'La zone doit avoir ses quatre bords',
+  })
+  .refine((q) => q.south === undefined || (q.south <= q.north! && q.west! <= q.east!), { message: 'Zone invalide' });
+export type MissionsMapQuery = z.infer<typeof missionsMapQuerySchema>;
+
+export const mapMissionSchema = z.object({
+  id: z.string().uuid(),
+  title: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+  /** Placed by its postal code / city rather than its own coordinates. */
+  approximate: z.boolean(),
+  /** Null: « À trier ». */
+  batchId: z.string().uuid().nullable(),
+  status: z.enum(MISSION_STATUSES),
+});
+export type MapMission = z.infer<typeof mapMissionSchema>;
+
+export const missionsMapSchema = z.object({
+  missions: z.array(mapMissionSchema),
+  /** The lots of the missions shown (legend), by title. */
+  lots: z.array(z.object({ id: z.string().uuid(), title: z.string(), defibrillatorsSum: z.number().int() })),
+  /** Missions matching within the view; more than `missions.length` when the view holds over MAP_MISSIONS_MAX. */
+  total: z.number().int().nonnegative(),
+  /** « À trier » missions (draft or active) that cannot be placed on the map. */
+  unlocatedUnsorted: z.number().int().nonnegative(),
+});
+export type MissionsMap = z.infer<typeof missionsMapSchema>;

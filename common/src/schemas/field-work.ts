@@ -275,3 +275,39 @@ export const sortRouteResponseSchema = z.object({
   stops: z.array(routeStopSchema),
 });
 export type SortRouteResponse = z.infer<typeof sortRouteResponseSchema>;
+
+/** A device on the Recruté view's map, numbered like the list (route order first). */
+export const routeMapStopSchema = z.object({
+  missionId: z.string().uuid(),
+  /** The device's number in the list (1-based). */
+  number: z.number().int().positive(),
+  title: z.string(),
+  defibrillatorModel: z.string().nullable(),
+  lat: z.number(),
+  lon: z.number(),
+  /** Placed by its postal code / city rather than its own coordinates. */
+  approximate: z.boolean(),
+  isCompleted: z.boolean(),
+});
+export type RouteMapStop = z.infer<typeof routeMapStopSchema>;
+
+/** GET /api/applications/{id}/route-map: home, the located devices, and the round trip through the undone ones. */
+export const routeMapSchema = z.object({
+  home: z.object({ lat: z.number(), lon: z.number() }).nullable(),
+  stops: z.array(routeMapStopSchema),
+  /** Devices that cannot be placed on the map. */
+  unlocated: z.number().int().nonnegative(),
+  /** Home → undone devices in list order → home; null without an address or an undone located device. */
+  route: z
+    .object({
+      distance: z.number(),
+      duration: z.number(),
+      source: z.enum(DISTANCE_SOURCES),
+      /** The devices of the route, in order (mission ids). */
+      order: z.array(z.string().uuid()),
+    })
+    .nullable(),
+  /** Whether « Trier pour économiser ma route » has ordered the undone devices. */
+  sorted: z.boolean(),
+});
+export type RouteMap = z.infer<typeof routeMapSchema>;

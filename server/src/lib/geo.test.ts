@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  AVERAGE_SPEED_KMH,
+  boundingSquare,
   departmentFromPostalCode,
   estimateLeg,
+  estimateRoundTrip,
+  haversineMetres,
+  nearestDistance,
+  ROAD_FACTOR,
   estimateMatrix,
   geocode,
   normalizeCommuneName,
@@ -149,5 +155,54 @@ describe('planRoundTrip', () => {
     expect(planRoundTrip(matrix, [2])).toEqual([2]);
     const order = planRoundTrip(matrix, [2, 1]);
     expect(tourLength(matrix, order)).toBe(Math.min(tourLength(matrix, [1, 2]), tourLength(matrix, [2, 1])));
+  });
+});
+
+describe('lot distances (issue 18)', () => {
+  const lyon = { lat: 45.77006, lon: 4.82852 };
+  const destination = (km: number, bearing: number) => {
+    const rad = Math.PI / 180;
+    const d = km / 6371.0088;
+    const lat1 = lyon.lat * rad;
+    const lat2 = Math.asin(Math.sin(lat1) * Math.cos(d) + Math.cos(lat1) * Math.sin(d) * Math.cos(bearing * rad));
+    const lon2 = lyon.lon * rad + Math.atan2(Math.sin(bearing * rad) * Math.sin(d) * Math.cos(lat1), Math.cos(d) - Math.sin(lat1) * Math.sin(lat2));
+    return { lat: lat2 / rad, lon: lon2 / rad };
+  };
+
+  it('boundingSquare holds every point within the radius, whatever the direction', () => {
+    for (const km of [1, 25, 200, 900]) {
+      const square = boundingSquare(lyon, km);
+      for (let bearing = 0; bearing < 360; bearing += 15) {
+        const p = destination(km * 0.999, bearing);
+        expect(p.lat).toBeGreaterThanOrEqual(square.south);
+        expect(p.lat).toBeLessThanOrEqual(square.north);
+        expect(p.lon).toBeGreaterThanOrEqual(square.west);
+        expect(p.lon).toBeLessThanOrEqual(square.east);
+      }
+    }
+  });
+
+  it('nearestDistance picks the closest site; estimateRoundTrip goes there and back on the road estimate', () => {
+    const near = destination(10, 90);
+    const far = destination(30, 180);
+    expect(nearestDistance(lyon, [far, near])).toBe(Math.round(haversineMetres(lyon, near)));
+    expect(nearestDistance(lyon, [])).toBeNull();
+    expect(estimateRoundTrip(lyon, [])).toBeNull();
+    const single = estimateRoundTrip(lyon, [near, near])!;
+    expect(single.distance).toBe(Math.round(2 * haversineMetres(lyon, near) * ROAD_FACTOR));
+    expect(single.duration).toBe(Math.round(single.distance / ((AVERAGE_SPEED_KMH * 1000) / 3600)));
+  });
+
+  it('estimateRoundTrip finds the short way round a ring of sites, also for a large lot', () => {
+    const ring = Array.from({ length: 12 }, (_, i) => destination(20, i * 30)).reverse();
+    const shuffled = [...ring.filter((_, i) => i % 2 === 0), ...ring.filter((_, i) => i % 2 === 1)];
+    const trip = estimateRoundTrip(lyon, shuffled)!;
+    // Home → the ring (20 km) → around it (12 chords of 2·20·sin(15°)) → home: about 2·20 + 12·10.35 km.
+    const best = (2 * 20 + 12 * 2 * 20 * Math.sin(Math.PI / 12)) * 1000 * ROAD_FACTOR;
+    expect(trip.distance).toBeLessThan(best * 1.05);
+    const many = Array.from({ length: 300 }, (_, i) => destination(5 + (i % 40), (i * 37) % 360));
+    const started = performance.now();
+    expect(estimateRoundTrip(lyon, many)!.distance).toBeGreaterThan(0);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

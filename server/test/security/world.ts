@@ -195,6 +195,7 @@ const SEGMENT_KIND: Record<string, EntityKind> = {
   files: 'file',
   missions: 'mission',
   'mission-batches': 'batch',
+  'available-for-application': 'batch',
   'learning-resources': 'resource',
   jobs: 'job',
   'payout-batches': 'payoutBatch',

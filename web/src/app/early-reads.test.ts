@@ -29,7 +29,7 @@ describe('early reads (first content)', () => {
     expect(fetchMock.mock.calls[1]![0]).toBe('/api/mission-batches/available-for-application?technicianId=t1&limit=20&offset=0');
 
     expect(await api.get('/api/auth/me')).toMatchObject({ technician: { id: 't1' } });
-    const page = await getAvailableLots({ technicianId: 't1', filters: { department: '', tag: '', search: '' }, offset: 0 });
+    const page = await getAvailableLots({ technicianId: 't1', filters: { department: '', tag: '', search: '', sort: '', radius: '' }, offset: 0 });
     expect(page).toEqual({ items: [{ id: 'lot' }], total: 1 });
     expect(fetchMock).toHaveBeenCalledTimes(2);
 
@@ -48,7 +48,7 @@ describe('early reads (first content)', () => {
         '/api/mission-batches/available-for-application?technicianId=t9&limit=20&offset=0',
       ]);
       await api.get('/api/auth/me');
-      await getAvailableLots({ technicianId: 't9', filters: { department: '', tag: '', search: '' }, offset: 0 });
+      await getAvailableLots({ technicianId: 't9', filters: { department: '', tag: '', search: '', sort: '', radius: '' }, offset: 0 });
       expect(fetchMock).toHaveBeenCalledTimes(2);
     } finally {
       localStorage.clear();

@@ -31,6 +31,21 @@ export const missionBatches = pgTable(
     defibrillatorsSum: integer().notNull().default(0),
     defibrillatorsDone: integer().notNull().default(0),
     amountPerDefibCents: integer().notNull().default(0),
+    /**
+     * Where the lot's sites are (docs/decisions/025), recomputed with its figures in the transaction of every change of
+     * its missions: located sites, those placed by their postal code only, bounding box, mean point, and the distinct
+     * site positions (parallel arrays) for exact distances and round trips without reading the missions.
+     */
+    geoSiteCount: integer().notNull().default(0),
+    geoApproximateCount: integer().notNull().default(0),
+    geoMinLat: doublePrecision(),
+    geoMaxLat: doublePrecision(),
+    geoMinLon: doublePrecision(),
+    geoMaxLon: doublePrecision(),
+    geoLat: doublePrecision(),
+    geoLon: doublePrecision(),
+    geoSiteLats: doublePrecision().array().notNull().default(sql`'{}'::double precision[]`),
+    geoSiteLons: doublePrecision().array().notNull().default(sql`'{}'::double precision[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -44,6 +59,14 @@ export const missionBatches = pgTable(
     index('mission_batches_departments_idx').using('gin', t.departments),
     index('mission_batches_tags_idx').using('gin', t.tags),
     uniqueIndex('mission_batches_single_system_idx').on(t.isSystem).where(sql`is_system`),
+    // The lots open to applications (isOpenLot), most recent first: the technician's list and its count read only this.
+    index('mission_batches_open_idx')
+      .on(t.createdAt.desc(), t.id)
+      .where(sql`visibility = 'visible' and status <> 'completed' and not is_system`),
+    // The radius pre-filter of "Trouver des missions" (lots whose box meets the search square), open lots only.
+    index('mission_batches_geo_box_idx')
+      .using('gist', sql`box(point(${t.geoMinLon}, ${t.geoMinLat}), point(${t.geoMaxLon}, ${t.geoMaxLat}))`)
+      .where(sql`visibility = 'visible' and status <> 'completed' and not is_system and geo_site_count > 0`),
   ],
 );
 
@@ -76,6 +99,9 @@ export const missions = pgTable(
     longitude: doublePrecision(),
     /** The physical defibrillator of this visit (device registry), found by its normalised serial number. */
     deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
+    /** The position of the postal code / city (offline geocoding), used where latitude/longitude are unknown. */
+    approxLatitude: doublePrecision(),
+    approxLongitude: doublePrecision(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -86,6 +112,11 @@ export const missions = pgTable(
     index('missions_status_idx').on(t.status, t.createdAt),
     index('missions_department_idx').on(t.department),
     index('missions_device_idx').on(t.deviceId),
+    // The admin map's viewport query: the known position, else the approximate one.
+    index('missions_position_idx').using(
+      'gist',
+      sql`point(coalesce(${t.longitude}, ${t.approxLongitude}), coalesce(${t.latitude}, ${t.approxLatitude}))`,
+    ),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { hashPassword } from '../../lib/passwords';
+import { approximatePosition, refreshLotGeometry } from '../../lib/positions';
 
 export const SCALE_PASSWORD = 'Bench-Password-2026';
 export const SCALE_ADMIN_EMAIL = 'bench-admin@maillon.test';
@@ -21,7 +22,8 @@ export const FULL_SCALE: ScaleSizes = {
   technicians: 5000,
   missions: 100_000,
   lots: 10_000,
-  visibleLots: 2000,
+  // Every lot visible (the last fifth completed): the nearest-first search works through 8 000 open lots.
+  visibleLots: 10_000,
   applications: 50_000,
   invoices: 20_000,
   shipments: 20_000,
@@ -45,6 +47,48 @@ export function scaled(factor: number): ScaleSizes {
 }
 
 const DEPARTMENTS_SQL = `(array['01','06','13','31','33','35','38','44','59','67','69','75','76','83','92','93','94','2A','971','974'])`;
+
+/**
+ * Where the scale data lives (issue 18): each department of DEPARTMENTS_SQL, in the same order, with its prefecture
+ * (postal code, city, position) and how far (degrees of latitude) its lots spread around it.
+ */
+const PLACES: [postalCode: string, city: string, lat: number, lon: number, spread: number][] = [
+  ['01000', 'Bourg-en-Bresse', 46.2052, 5.2255, 0.35],
+  ['06000', 'Nice', 43.7102, 7.262, 0.25],
+  ['13001', 'Marseille', 43.2965, 5.3698, 0.3],
+  ['31000', 'Toulouse', 43.6047, 1.4442, 0.4],
+  ['33000', 'Bordeaux', 44.8378, -0.5792, 0.45],
+  ['35000', 'Rennes', 48.1173, -1.6778, 0.35],
+  ['38000', 'Grenoble', 45.1885, 5.7245, 0.35],
+  ['44000', 'Nantes', 47.2184, -1.5536, 0.35],
+  ['59000', 'Lille', 50.6292, 3.0573, 0.3],
+  ['67000', 'Strasbourg', 48.5734, 7.7521, 0.3],
+  ['69001', 'Lyon', 45.764, 4.8357, 0.25],
+  ['75011', 'Paris', 48.859, 2.38, 0.04],
+  ['76000', 'Rouen', 49.4432, 1.0999, 0.35],
+  ['83000', 'Toulon', 43.1242, 5.928, 0.25],
+  ['92000', 'Nanterre', 48.8924, 2.2071, 0.06],
+  ['93000', 'Bobigny', 48.9075, 2.4393, 0.05],
+  ['94000', 'Créteil', 48.7904, 2.4556, 0.05],
+  ['20000', 'Ajaccio', 41.9192, 8.7386, 0.15],
+  ['97110', 'Pointe-à-Pitre', 16.2411, -61.5331, 0.1],
+  ['97400', 'Saint-Denis', -20.8823, 55.4504, 0.12],
+];
+
+const DEPARTMENT_CODES = ['01', '06', '13', '31', '33', '35', '38', '44', '59', '67', '69', '75', '76', '83', '92', '93', '94', '2A', '971', '974'];
+
+/** The places as an SQL table `places(k, dept, postal_code, city, lat, lon, spread, approx_lat, approx_lon)`, k = 1…20. */
+function placesSql(): string {
+  const rows = PLACES.map(([postalCode, city, lat, lon, spread], i) => {
+    const approx = approximatePosition({ postalCode, city });
+    if (!approx) throw new Error(`Commune introuvable : ${postalCode} ${city}`);
+    return `(${i + 1}, '${DEPARTMENT_CODES[i]}', '${postalCode}', '${city.replace(/'/g, "''")}', ${lat}, ${lon}, ${spread}, ${approx.lat}, ${approx.lon})`;
+  });
+  return `(values ${rows.join(', ')}) as places(k, dept, postal_code, city, lat, lon, spread, approx_lat, approx_lon)`;
+}
+
+/** A reproducible number in [-0.5, 0.5) from an integer and a salt (no random(): the data is the same every time). */
+const jitter = (n: string, salt: number) => `((((${n})::bigint * ${7919 + salt * 104_729} + ${salt * 1_299_709}) % 100003) / 100003.0 - 0.5)`;
 const MODELS_SQL = `(array['Philips - HeartStart HS1','Zoll - AED Plus','Physio-Control - LIFEPAK CR Plus','HeartSine - samaritan PAD 350P','Cardiac Science - Powerheart G5','Schiller - FRED PA-1','Mindray - BeneHeart C1A','Defibtech - Lifeline VIEW'])`;
 const TAGS_SQL = `(array['Maintenance','Installation','Contrôle','Batteries','Électrodes','Signalétique'])`;
 
@@ -69,13 +113,15 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
         select 'tech' || i || '@bench.maillon.test', '${hash}', 'technician' from generate_series(1, ${t.technicians}) i
         returning id, email
       )
-      insert into technicians (user_id, first_name, last_name, email, phone, city, postal_code, departments, status,
-        formation_completed, formation_status, iban, total_earnings_cents, completed_missions)
-      select u.id, 'Prénom' || n, 'Nom' || n, u.email, '06 00 00 00 00', 'Ville', '75011',
+      insert into technicians (user_id, first_name, last_name, email, phone, address, city, postal_code, departments, status,
+        formation_completed, formation_status, iban, total_earnings_cents, completed_missions, latitude, longitude)
+      select u.id, 'Prénom' || n, 'Nom' || n, u.email, '06 00 00 00 00', n || ' rue de la Gare', places.city, places.postal_code,
         array[${DEPARTMENTS_SQL}[1 + n % 20]], case when n % 10 = 0 then 'pending' else 'active' end,
         n % 4 <> 0, case when n % 4 <> 0 then 'Formation complétée' else 'Formation incomplète' end,
-        'FR7630006000011234567890' || lpad((n % 1000)::text, 3, '0'), (n % 50) * 10000, n % 7
-      from (select id, email, substring(email from 5 for position('@' in email) - 5)::int as n from u) u`),
+        'FR7630006000011234567890' || lpad((n % 1000)::text, 3, '0'), (n % 50) * 10000, n % 7,
+        places.lat + places.spread * ${jitter('n', 1)}, places.lon + places.spread * 1.4 * ${jitter('n', 2)}
+      from (select id, email, substring(email from 5 for position('@' in email) - 5)::int as n from u) u
+      join ${placesSql()} on places.k = 1 + n % 20`),
   );
   await step(
     `${t.lots} lots (${t.visibleLots} visible)`,
@@ -92,16 +138,30 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
   await step(
     `${t.missions} missions`,
     sql.raw(`
-      with lots as (select id, row_number() over (order by created_at, id) as n from mission_batches where not is_system)
+      with lots as (select id, departments[1] as dept, row_number() over (order by created_at, id) as n from mission_batches where not is_system),
+      sites as (
+        -- Each lot around a point of its department; its devices within about 10 km of it; one in ten known by its
+        -- postal code only (approximate position).
+        select i, lots.id as batch_id, places.*,
+          places.lat + places.spread * ${jitter('lots.n', 3)} + 0.09 * ${jitter('i', 4)} as site_lat,
+          places.lon + places.spread * 1.4 * ${jitter('lots.n', 5)} + 0.12 * ${jitter('i', 6)} as site_lon
+        from generate_series(1, ${t.missions}) i
+        left join lots on lots.n = 1 + (i % ${t.lots})
+        join ${placesSql()} on places.dept = coalesce(lots.dept, ${DEPARTMENTS_SQL}[1 + i % 20])
+      )
       insert into missions (title, description, location, department, budget_cents, tags, status, batch_id, serial_number,
-        client_name, defibrillator_model, visit_type, tel_site, email_site, completion_link, postal_code, city, latitude, longitude)
-      select 'Maintenance - Site ' || i, 'Visite de maintenance', i || ' rue de la République, 75011 Paris',
-        ${DEPARTMENTS_SQL}[1 + i % 20], 15000, array['Maintenance'], 'active', lots.id, 'SN-B-' || i, 'Client ' || i,
+        client_name, defibrillator_model, visit_type, tel_site, email_site, completion_link, postal_code, city, latitude, longitude,
+        approx_latitude, approx_longitude)
+      select 'Maintenance - Site ' || i, 'Visite de maintenance', i || ' rue de la République, ' || postal_code || ' ' || city,
+        dept, 15000, array['Maintenance'], 'active', batch_id, 'SN-B-' || i, 'Client ' || i,
         ${MODELS_SQL}[1 + i % 8], 'Maintenance', '01 00 00 00 00', 'site' || i || '@exemple.fr',
-        'https://formulaires.maillon.fr/c?s=SN-B-' || i, '75011', 'Paris', 48.85 + (i % 100) * 0.001, 2.38 + (i % 100) * 0.001
-      from generate_series(1, ${t.missions}) i
-      left join lots on lots.n = 1 + (i % ${t.lots})`),
+        'https://formulaires.maillon.fr/c?s=SN-B-' || i, postal_code, city,
+        case when i % 10 = 0 then null else site_lat end, case when i % 10 = 0 then null else site_lon end, approx_lat, approx_lon
+      from sites`),
   );
+  const started = Date.now();
+  await refreshLotGeometry(db, sql`true`);
+  log(`  geometry of ${t.lots} lots (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   await step(
     `${t.applications} applications`,
     sql.raw(`

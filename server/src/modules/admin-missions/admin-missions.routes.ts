@@ -12,6 +12,8 @@ import {
   missionBatchRequestSchema,
   missionListQuerySchema,
   missionSchema,
+  missionsMapQuerySchema,
+  missionsMapSchema,
   moveMissionsRequestSchema,
   updateMissionRequestSchema,
 } from '@maillon/common/schemas/admin-missions';
@@ -40,6 +42,7 @@ import {
   createMission,
   deleteMissions,
   getMission,
+  getMissionsMap,
   listMissions,
   moveMissions,
   publishMission,
@@ -176,6 +179,12 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
       setTotal(reply, total);
       return items;
     },
+  );
+
+  app.get(
+    '/api/missions/map',
+    { config: adminRead, schema: { querystring: missionsMapQuerySchema, response: { 200: missionsMapSchema } } },
+    async (request) => getMissionsMap(app.db, request.query),
   );
 
   app.post(

@@ -11,6 +11,7 @@ import { audit } from '../../lib/audit';
 import { geocode, parseAddress } from '../../lib/geo';
 import { likePattern } from '../../lib/pagination';
 import { linkMissionToDevice, registerVisitDevices } from '../devices/devices.service';
+import { missionApproxColumns } from '../../lib/positions';
 import { isUniqueViolation, jobColumns, missionColumns, toJob, toMission } from './admin-missions.mapper';
 
 const DUPLICATE_MESSAGE = 'Une visite identique (même numéro de série et type de visite) est déjà à modérer';
@@ -185,6 +186,7 @@ export async function validateJob(db: Db, { jobId, actorUserId }: { jobId: strin
         city: job.city,
         latitude: job.latitude,
         longitude: job.longitude,
+        ...missionApproxColumns({ location: job.address, postalCode: job.postalCode, city: job.city, department: job.department }),
       })
       .returning({ id: missions.id });
     await linkMissionToDevice(tx, created!.id);

@@ -12,12 +12,23 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/public/config',
     {
       config: { access: 'public' },
-      schema: { response: { 200: z.object({ productName: z.string(), charityName: z.string(), adminEmailHint: z.string() }) } },
+      schema: {
+        response: {
+          200: z.object({
+            productName: z.string(),
+            charityName: z.string(),
+            adminEmailHint: z.string(),
+            /** Raster tiles under the maps ({z}/{x}/{y} template) and their credit; null: the bundled outline only. */
+            map: z.object({ tileUrl: z.string().nullable(), attribution: z.string().nullable() }),
+          }),
+        },
+      },
     },
     async () => ({
       productName: app.config.PRODUCT_NAME,
       charityName: app.config.CHARITY_NAME,
       adminEmailHint: app.config.ADMIN_EMAIL ?? DEMO_ADMIN.email,
+      map: { tileUrl: app.config.MAP_TILE_URL ?? null, attribution: app.config.MAP_ATTRIBUTION ?? null },
     }),
   );
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { learningResources, missionBatches, resourceViews, shipments } from '../../db/schema';
+import { loadConfig } from '../../config';
 import { accessPlugin } from '../../plugins/access';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
@@ -103,5 +104,22 @@ describe('route access declarations', () => {
     expect(entry('GET', '/api/auth/me')?.access).toBe('user');
     expect(entry('GET', '/api/admin/counts')?.access).toBe('admin');
     expect(ctx.app.routeAccess.every((r) => r.access)).toBe(true);
+  });
+});
+
+describe('GET /api/public/config: the map tiles', () => {
+  it('gives MAP_TILE_URL and MAP_ATTRIBUTION to the web app (null without them: the bundled outline only)', async () => {
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/public/config' })).json().map).toEqual({ tileUrl: null, attribution: null });
+    const tiles = 'https://data.geopf.fr/wmts?SERVICE=WMTS&REQUEST=GetTile&VERSION=1.0.0&LAYER=GEOGRAPHICALGRIDSYSTEMS.PLANIGNV2&STYLE=normal&TILEMATRIXSET=PM&FORMAT=image/png&TILEMATRIX={z}&TILECOL={x}&TILEROW={y}';
+    const config = loadConfig({ MAP_TILE_URL: tiles, MAP_ATTRIBUTION: '© IGN – Géoplateforme' });
+    const withTiles = await createTestContext({ MAP_TILE_URL: config.MAP_TILE_URL, MAP_ATTRIBUTION: config.MAP_ATTRIBUTION });
+    try {
+      const response = await withTiles.app.inject({ method: 'GET', url: '/api/public/config' });
+      expect(response.json().map).toEqual({ tileUrl: tiles, attribution: '© IGN – Géoplateforme' });
+      expect(response.headers['content-security-policy']).toContain('img-src \'self\' data: blob: https://data.geopf.fr');
+    } finally {
+      await withTiles.close();
+    }
+    expect(() => loadConfig({ MAP_ATTRIBUTION: 'x'.repeat(301) })).toThrow(/MAP_ATTRIBUTION/);
   });
 });

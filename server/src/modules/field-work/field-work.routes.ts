@@ -14,6 +14,7 @@ import {
   missionIdField,
   missionProgressSchema,
   progressPatchSchema,
+  routeMapSchema,
   sortRouteResponseSchema,
   technicianIdField,
   technicianLotCommentRequestSchema,
@@ -51,6 +52,12 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/applications/:id/sort-route',
     { config: { access: 'technician-or-admin' }, schema: { params: idParams, response: { 200: sortRouteResponseSchema } } },
     async (request) => service.sortRoute(app.db, app.config, { auth: requireAuth(request), applicationId: request.params.id }),
+  );
+
+  app.get(
+    '/api/applications/:id/route-map',
+    { config: { access: 'technician-or-admin', cache: true }, schema: { params: idParams, response: { 200: routeMapSchema } } },
+    async (request) => service.getRouteMap(app.db, app.config, { auth: requireAuth(request), applicationId: request.params.id }),
   );
 
   // "Commentaire pour l'admin": one per lot, stored in the comments table with authorRole 'technician'.

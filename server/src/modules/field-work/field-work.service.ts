@@ -13,6 +13,8 @@ import {
   type MissionProgress,
   type Place,
   type ProgressPatch,
+  type RouteMap,
+  type RouteMapStop,
   type RouteStop,
   type SortRouteResponse,
   type TechnicianMission,
@@ -26,6 +28,7 @@ import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { geocode, planRoundTrip, tourLength, travelLeg, travelMatrix, type GeoPoint } from '../../lib/geo';
 import { pageTotal } from '../../lib/pagination';
+import { approximatePosition, technicianHomeColumns } from '../../lib/positions';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import {
   applyPlannedSlotChange,
@@ -499,4 +502,65 @@ export async function sortRoute(
     source: matrix.source,
     stops,
   };
+}
+
+/**
+ * GET /api/applications/{id}/route-map: the Recruté view's map. Each device at its own coordinates, else placed by its
+ * postal code / city (approximate); numbered like the list (the technician's route order first, docs/decisions/005);
+ * the round trip from the technician's address through the undone devices in that order, OSRM when configured.
+ */
+export async function getRouteMap(db: Db, config: Pick<Config, 'OSRM_URL'>, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<RouteMap> {
+  const application = await loadWorkApplication(db, auth, applicationId);
+  const [technician, rows] = await Promise.all([
+    repo.findTechnicianContact(db, application.technicianId),
+    repo.listLotMissionsWithProgress(db, { batchId: application.batchId, technicianId: application.technicianId }),
+  ]);
+  let home: GeoPoint | null = null;
+  if (technician?.latitude != null && technician.longitude != null) home = { lat: technician.latitude, lon: technician.longitude };
+  else if (technician) {
+    const located = technicianHomeColumns(technician);
+    if (located.latitude !== null && located.longitude !== null) home = { lat: located.latitude, lon: located.longitude };
+  }
+
+  const stops: RouteMapStop[] = [];
+  let unlocated = 0;
+  for (const [index, row] of rows.entries()) {
+    const approx = approximatePosition({ address: row.location, postalCode: row.postalCode, city: row.city, department: row.department });
+    const own = row.latitude !== null && row.longitude !== null ? { lat: row.latitude, lon: row.longitude } : null;
+    const point = own ?? approx;
+    if (!point) {
+      unlocated += 1;
+      continue;
+    }
+    // Coordinates equal to the commune's reference point were filled in from the postal code (moderation).
+    const approximate = !own || (approx !== null && own.lat === approx.lat && own.lon === approx.lon);
+    stops.push({
+      missionId: row.id,
+      number: index + 1,
+      title: row.title,
+      defibrillatorModel: row.defibrillatorModel,
+      lat: point.lat,
+      lon: point.lon,
+      approximate,
+      isCompleted: Boolean(row.isCompleted),
+    });
+  }
+  const undone = stops.filter((stop) => !stop.isCompleted);
+  let route: RouteMap['route'] = null;
+  if (home && undone.length > 0) {
+    const matrix = await travelMatrix([home, ...undone], config.OSRM_URL);
+    let distance = 0;
+    let duration = 0;
+    let previous = 0;
+    for (let i = 1; i <= undone.length; i += 1) {
+      distance += matrix.distances[previous]![i]!;
+      duration += matrix.durations[previous]![i]!;
+      previous = i;
+    }
+    distance += matrix.distances[previous]![0]!;
+    duration += matrix.durations[previous]![0]!;
+    route = { distance: Math.round(distance), duration: Math.round(duration), source: matrix.source, order: undone.map((stop) => stop.missionId) };
+  }
+  const undoneRows = rows.filter((row) => !row.isCompleted);
+  return { home, stops, unlocated, route, sorted: undoneRows.length > 0 && undoneRows.every((row) => row.routePosition !== null) };
 }

@@ -3,6 +3,7 @@ import { FORMATION_DONE, FORMATION_NOT_DONE, SYSTEM_LOT_TITLE } from '@maillon/c
 import type { DbOrTx } from '../../db/client';
 import { applications, invoices, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { refreshLotsGeometry } from '../../lib/positions';
 
 /**
  * The lot / application / invoice lifecycle (decisions.md §4), shared by the technician, admin and money modules.
@@ -45,7 +46,8 @@ export interface BatchFigures {
 
 /**
  * Recomputes a lot's figures from its missions and the recruited technician's progress, and the open invoice's
- * validated amount and progression. Completed lots keep the figures frozen at their finish.
+ * validated amount and progression. Completed lots keep the figures frozen at their finish. The lot's geometry (where
+ * its sites are, docs/decisions/025) always follows its missions: every change of a lot's missions calls this.
  */
 export async function recomputeBatchFigures(tx: DbOrTx, batchId: string): Promise<BatchFigures | null> {
   const [lot] = await tx
@@ -54,6 +56,7 @@ export async function recomputeBatchFigures(tx: DbOrTx, batchId: string): Promis
     .where(eq(missionBatches.id, batchId))
     .limit(1);
   if (!lot) return null;
+  await refreshLotsGeometry(tx, [batchId]);
   if (lot.status === 'completed') {
     const [frozen] = await tx
       .select({ defibrillatorsSum: missionBatches.defibrillatorsSum, defibrillatorsDone: missionBatches.defibrillatorsDone, amountPerDefibCents: missionBatches.amountPerDefibCents })
@@ -267,6 +270,7 @@ export async function finishApplication(tx: DbOrTx, { applicationId, force }: { 
       .set({ status: 'cancelled', batchId: systemLotId, originBatchId: lot.id })
       .where(inArray(missions.id, leftovers.map((m) => m.id)));
     await recomputeBatchFigures(tx, systemLotId);
+    await refreshLotsGeometry(tx, [lot.id]);
   }
   await tx
     .update(missionBatches)

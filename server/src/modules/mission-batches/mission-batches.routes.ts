@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { availableLotSchema, availableLotsQuerySchema, lotFiltersSchema } from '@maillon/common/schemas/lots';
+import {
+  availableLotQuerySchema,
+  availableLotSchema,
+  availableLotsMapQuerySchema,
+  availableLotsMapSchema,
+  availableLotsQuerySchema,
+  lotFiltersSchema,
+} from '@maillon/common/schemas/lots';
 import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
 import { setTotal } from '../../lib/pagination';
-import { findAvailableLots, getAvailableLotFilters } from './mission-batches.service';
+import { findAvailableLots, getAvailableLot, getAvailableLotFilters, getAvailableLotsMap } from './mission-batches.service';
 
-/** Technician lot search: available-for-application (issue 4). */
+/** Technician lot search: available-for-application (issue 4), with distances and the lots' map (issue 18). */
 export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/mission-batches/available-for-application',
@@ -15,18 +22,58 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const auth = requireAuth(request);
-      const { technicianId, department, tag, search, limit, offset } = request.query;
+      const { technicianId, department, tag, search, radius, sort, limit, offset } = request.query;
       if (technicianId) assertTechnicianSelf(auth, technicianId);
       const page = await findAvailableLots(app.db, {
         technicianId: technicianId ?? auth.technicianId,
         department: department || undefined,
         tag: tag || undefined,
         search: search || undefined,
+        radius,
+        sort,
         limit,
         offset,
       });
       setTotal(reply, page.total);
       return page.items;
+    },
+  );
+
+  app.get(
+    '/api/mission-batches/available-for-application/map',
+    {
+      config: { access: 'technician-or-admin', cache: true },
+      schema: { querystring: availableLotsMapQuerySchema, response: { 200: availableLotsMapSchema } },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { technicianId, department, tag, search, radius } = request.query;
+      if (technicianId) assertTechnicianSelf(auth, technicianId);
+      return getAvailableLotsMap(app.db, {
+        technicianId: technicianId ?? auth.technicianId,
+        department: department || undefined,
+        tag: tag || undefined,
+        search: search || undefined,
+        radius,
+      });
+    },
+  );
+
+  app.get(
+    '/api/mission-batches/available-for-application/:id',
+    {
+      config: { access: 'technician-or-admin' },
+      schema: {
+        params: z.object({ id: z.string().uuid('Identifiant de lot invalide') }),
+        querystring: availableLotQuerySchema,
+        response: { 200: availableLotSchema },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { technicianId } = request.query;
+      if (technicianId) assertTechnicianSelf(auth, technicianId);
+      return getAvailableLot(app.db, { lotId: request.params.id, technicianId: technicianId ?? auth.technicianId });
     },
   );
 

@@ -7,6 +7,7 @@ import { storedFiles, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { removeStoredFile, storeFile } from '../../lib/files';
+import { technicianHomeColumns } from '../../lib/positions';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
@@ -32,7 +33,7 @@ export type ProfileSection = 'address' | 'banking' | 'professional' | 'personal'
 type TechnicianChanges = Partial<
   Pick<
     typeof technicians.$inferInsert,
-    'address' | 'city' | 'postalCode' | 'iban' | 'companyName' | 'siret' | 'firstName' | 'lastName' | 'phone' | 'departments' | 'preferredRelayPoint' | 'comments'
+    'address' | 'city' | 'postalCode' | 'latitude' | 'longitude' | 'iban' | 'companyName' | 'siret' | 'firstName' | 'lastName' | 'phone' | 'departments' | 'preferredRelayPoint' | 'comments'
   >
 >;
 
@@ -42,8 +43,11 @@ const orNull = (value: string | undefined) => (value ? value : null);
 export function sectionChanges(section: ProfileSection, body: Record<string, unknown>): TechnicianChanges {
   const text = (key: string) => orNull(body[key] as string | undefined);
   switch (section) {
-    case 'address':
-      return { address: text('address'), city: text('city'), postalCode: text('postalCode')?.replace(/\s+/g, '') ?? null };
+    case 'address': {
+      const address = { address: text('address'), city: text('city'), postalCode: text('postalCode')?.replace(/\s+/g, '') ?? null };
+      // The home of distances and maps (docs/decisions/025), located offline when the address is saved.
+      return { ...address, ...technicianHomeColumns(address) };
+    }
     case 'banking':
       return { iban: compactIban(body.iban as string) };
     case 'professional': {

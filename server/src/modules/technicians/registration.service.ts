@@ -11,6 +11,7 @@ import { removeStoredFile, sniffFileType, storeFile, type FileType } from '../..
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
 import { hashPassword } from '../../lib/passwords';
+import { technicianHomeColumns } from '../../lib/positions';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import type { UploadedPart } from './multipart';
 import { registrationReceivedEmail } from './technicians.emails';
@@ -134,6 +135,7 @@ export async function registerTechnician({ db, config, storage, ip, origin, fiel
           address: orNull(data.address),
           city: orNull(data.city),
           postalCode: data.postalCode ? data.postalCode.replace(/\s+/g, '') : null,
+          ...technicianHomeColumns({ address: data.address, city: data.city, postalCode: data.postalCode?.replace(/\s+/g, '') }),
           country: data.country,
           departments: data.departments,
           status: 'pending',

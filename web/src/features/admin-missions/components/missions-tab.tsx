@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { ChevronDown, FolderInput, Inbox, Layers, Plus, Search, ShieldAlert } from 'lucide-react';
 import type { AdminBatch } from '@maillon/common/schemas/admin-lots';
 import type { Mission } from '@maillon/common/schemas/admin-missions';
@@ -27,6 +27,10 @@ import { MissionRow } from './mission-row';
 import { OrganiseDialog } from './organise-dialog';
 
 type SubTab = 'active' | 'completed';
+type View = 'list' | 'map';
+
+// The map (Leaflet, the outline of France) loads only when the admin opens it.
+const MissionsMap = lazy(() => import('./missions-map').then((m) => ({ default: m.MissionsMap })));
 
 function useSelection(): Selection & { ids: string[]; clear: () => void } {
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
@@ -46,6 +50,7 @@ function useSelection(): Selection & { ids: string[]; clear: () => void } {
 /** Missions & Lots: "À trier", the lot cards, the system lot, Terminés; Organiser, Créer un lot, ATS. */
 export function MissionsTab() {
   const [subTab, setSubTab] = useState<SubTab>('active');
+  const [view, setView] = useState<View>('list');
   const [searchText, setSearchText] = useState('');
   const search = useDebouncedValue(searchText.trim());
   const selection = useSelection();
@@ -99,18 +104,35 @@ export function MissionsTab() {
             onChange={(event) => setSearchText(event.target.value)}
           />
         </div>
-        <Pills
-          label="Lots"
-          value={subTab}
-          onChange={setSubTab}
-          options={[
-            { value: 'active', label: 'Actifs' },
-            { value: 'completed', label: 'Terminés' },
-          ]}
-        />
+        <div className="flex flex-wrap gap-3">
+          {subTab === 'active' ? (
+            <Pills
+              label="Affichage"
+              value={view}
+              onChange={setView}
+              options={[
+                { value: 'list', label: 'Liste' },
+                { value: 'map', label: 'Carte' },
+              ]}
+            />
+          ) : null}
+          <Pills
+            label="Lots"
+            value={subTab}
+            onChange={setSubTab}
+            options={[
+              { value: 'active', label: 'Actifs' },
+              { value: 'completed', label: 'Terminés' },
+            ]}
+          />
+        </div>
       </div>
 
-      {subTab === 'active' ? (
+      {subTab === 'active' && view === 'map' ? (
+        <Suspense fallback={<Skeleton className="h-[calc(100vh-23rem)] min-h-96" />}>
+          <MissionsMap selection={selection} onOrganise={openOrganise} onClear={selection.clear} />
+        </Suspense>
+      ) : subTab === 'active' ? (
         <>
           <UnsortedSection key={`unsorted-${search}`} search={search} selection={selection} onEditMission={setEditMission} />
           <ActiveLots

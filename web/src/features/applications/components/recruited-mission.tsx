@@ -28,6 +28,7 @@ import { useSortRoute } from '../api/work-sort-route';
 import { AdminComment, ApplicationStatusBadge, Fact, formatAppliedAt } from './application-details';
 import { WorkDeviceCard, type DeviceOverlay } from './work-device-card';
 import { toDateInputValue } from './work-visit-slot';
+import { WorkRouteMapToggle } from './work-route-map-toggle';
 import { WorkTechnicianComment } from './work-technician-comment';
 
 export interface RecruitedMissionProps {
@@ -290,6 +291,7 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
               </Link>
             </Button>
           </div>
+          <WorkRouteMapToggle technicianId={technician.id} applicationId={application.id} />
           {route && route.stops.length > 0 ? (
             <p className="text-sm text-muted-foreground">
               Tournée triée : {formatDistance(route.totalDistance)} aller-retour depuis votre adresse

@@ -4,6 +4,8 @@ export interface PublicConfig {
   productName: string;
   charityName: string;
   adminEmailHint: string;
+  /** Raster tiles under the maps (MAP_TILE_URL, MAP_ATTRIBUTION); null: the bundled outline only. */
+  map?: { tileUrl: string | null; attribution: string | null };
 }
 
 let request: Promise<PublicConfig | null> | undefined;

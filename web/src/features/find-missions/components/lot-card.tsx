@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { CheckCircle2, ChevronDown, Clock, GraduationCap, Lock, WifiOff } from 'lucide-react';
+import { CheckCircle2, ChevronDown, Clock, GraduationCap, Lock, MapPin, WifiOff } from 'lucide-react';
 import { formatDepartment } from '@maillon/common/departments';
-import { formatDate, formatEurosShort } from '@maillon/common/format';
+import { formatDate, formatDuration, formatEurosShort, formatKilometres } from '@maillon/common/format';
 import type { AvailableLot } from '@maillon/common/schemas/lots';
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { Badge } from '@/components/ui/badge';
@@ -19,8 +19,25 @@ function Fact({ label, children, wide = false }: { label: string; children: Reac
   );
 }
 
+/** « à 12 km · tournée ≈ 86 km »: from the technician's address to the nearest site, and the estimated round trip. */
+export function LotDistance({ lot, className }: { lot: AvailableLot; className?: string }) {
+  if (lot.distance === null) return null;
+  return (
+    <p className={cn('flex flex-wrap items-center gap-x-1.5 text-sm font-medium', className)}>
+      <MapPin className="size-4 shrink-0 text-primary" aria-hidden="true" />
+      <span>à {formatKilometres(lot.distance)}</span>
+      {lot.roundTrip ? (
+        <span title={`Aller-retour estimé depuis votre adresse par tous les sites, environ ${formatDuration(lot.roundTrip.duration)} de route`}>
+          · tournée ≈ {formatKilometres(lot.roundTrip.distance)}
+        </span>
+      ) : null}
+      {lot.position?.approximate ? <span className="font-normal text-muted-foreground">(position approximative)</span> : null}
+    </p>
+  );
+}
+
 /** The call to action of a lot, with the reason when the technician cannot apply (spec §2, decisions §4). */
-function ApplyAction({ lot, technician, applying, onApply }: { lot: AvailableLot; technician: Technician; applying: boolean; onApply: () => void }) {
+export function ApplyAction({ lot, technician, applying, onApply }: { lot: AvailableLot; technician: Technician; applying: boolean; onApply: () => void }) {
   const online = useOnlineStatus();
   const blocked = (label: string, icon: React.ReactNode, hint: string) => (
     <div className="grid gap-1.5">
@@ -80,6 +97,7 @@ export function LotCard({ lot, technician, applying, onApply }: { lot: Available
           </button>
         </h2>
         <p className="text-sm text-muted-foreground">{lot.description}</p>
+        <LotDistance lot={lot} />
         <p className="flex flex-wrap items-baseline gap-x-2">
           <span className="text-2xl font-bold tabular-nums">{formatEurosShort(lot.price)}</span>
           <span className="text-sm text-muted-foreground">HT & 100% de complétion</span>

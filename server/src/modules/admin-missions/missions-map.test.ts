@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missionsMapSchema } from '@maillon/common/schemas/admin-missions';
+import { missionBatches, missions } from '../../db/schema';
+import { backfillPositions } from '../../lib/positions';
+import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+
+/** The admin's map of « À trier » and of the active lots (issue 18). */
+
+let ctx: TestContext;
+let cookieAdmin: string;
+let cookieTech: string;
+const lots: Record<string, string> = {};
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const admin = await createAdmin(ctx.db);
+  const tech = await createTechnician(ctx.db);
+  [cookieAdmin, cookieTech] = await Promise.all([login(ctx.app, admin.email), login(ctx.app, tech.technician.email)]);
+  const rows = await ctx.db
+    .insert(missionBatches)
+    .values([
+      { title: 'Lot Lyon', visibility: 'visible' },
+      { title: 'Lot terminé', status: 'completed' },
+      { title: 'Système', isSystem: true },
+    ])
+    .returning();
+  for (const row of rows) lots[row.title] = row.id;
+  await ctx.db.insert(missions).values([
+    { title: 'À trier Lyon', status: 'active', latitude: 45.76, longitude: 4.84 },
+    { title: 'À trier Villeurbanne (code postal)', status: 'draft', postalCode: '69100', city: 'Villeurbanne' },
+    { title: 'À trier Paris', status: 'active', latitude: 48.86, longitude: 2.35 },
+    { title: 'À trier sans position', status: 'active' },
+    { title: 'Annulée sans lot', status: 'cancelled', latitude: 45.7, longitude: 4.8 },
+    { title: 'Dans le lot Lyon', status: 'active', batchId: lots['Lot Lyon'], latitude: 45.75, longitude: 4.85 },
+    { title: 'Dans le lot terminé', status: 'completed', batchId: lots['Lot terminé'], latitude: 45.74, longitude: 4.86 },
+    { title: 'Dans le lot système', status: 'cancelled', batchId: lots['Système'], latitude: 45.73, longitude: 4.87 },
+  ]);
+  await backfillPositions(ctx.db);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+async function map(query: string) {
+  const response = await as(ctx.app, cookieAdmin)({ method: 'GET', url: `/api/missions/map${query}` });
+  expect(response.statusCode, response.body).toBe(200);
+  return missionsMapSchema.parse(response.json());
+}
+
+describe('GET /api/missions/map', () => {
+  it('gives « À trier » first, then the missions of the active lots, with their lots for the legend', async () => {
+    const all = await map('');
+    expect(all.missions).toHaveLength(4);
+    expect(all.missions.slice(0, 3).map((m) => m.title).sort()).toEqual(['À trier Lyon', 'À trier Paris', 'À trier Villeurbanne (code postal)']);
+    expect(all.missions[3]).toMatchObject({ title: 'Dans le lot Lyon', batchId: lots['Lot Lyon'], approximate: false });
+    expect(all.missions.find((m) => m.title.includes('Villeurbanne'))).toMatchObject({ lat: 45.771, lon: 4.88907, approximate: true, batchId: null, status: 'draft' });
+    expect(all.lots).toEqual([{ id: lots['Lot Lyon'], title: 'Lot Lyon', defibrillatorsSum: 0 }]);
+    expect(all.total).toBe(4);
+    expect(all.unlocatedUnsorted).toBe(1);
+  });
+
+  it('keeps the view (south, west, north, east) and the « À trier » scope', async () => {
+    const lyon = await map('?south=45.5&west=4.5&north=46&east=5.2');
+    expect(lyon.missions.map((m) => m.title).sort()).toEqual(['Dans le lot Lyon', 'À trier Lyon', 'À trier Villeurbanne (code postal)']);
+    const unsorted = await map('?south=45.5&west=4.5&north=46&east=5.2&scope=unsorted');
+    expect(unsorted.missions.map((m) => m.title).sort()).toEqual(['À trier Lyon', 'À trier Villeurbanne (code postal)']);
+    expect(unsorted.lots).toEqual([]);
+  });
+
+  it('validates the view in French and is for the admin only', async () => {
+    const half = await as(ctx.app, cookieAdmin)({ method: 'GET', url: '/api/missions/map?south=45' });
+    expect(half.statusCode).toBe(400);
+    expect(half.json().message).toBe('La zone doit avoir ses quatre bords');
+    const upside = await as(ctx.app, cookieAdmin)({ method: 'GET', url: '/api/missions/map?south=46&west=4&north=45&east=5' });
+    expect(upside.statusCode).toBe(400);
+    expect(upside.json().message).toBe('Zone invalide');
+    const bad = await as(ctx.app, cookieAdmin)({ method: 'GET', url: '/api/missions/map?south=abc&west=4&north=45&east=5' });
+    expect(bad.statusCode).toBe(400);
+    expect((await as(ctx.app, cookieTech)({ method: 'GET', url: '/api/missions/map' })).statusCode).toBe(403);
+    expect((await as(ctx.app, null)({ method: 'GET', url: '/api/missions/map' })).statusCode).toBe(401);
+  });
+});
