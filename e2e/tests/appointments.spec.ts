@@ -1,6 +1,7 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN, PHONE } from '../fixtures/accounts';
 import { snap } from '../fixtures/screens';
+import { openDeviceCard } from '../fixtures/field-lot';
 
 /**
  * Issue 19 at phone size: the technician plans a morning visit and informs the client; the site contact opens the
@@ -135,7 +136,7 @@ test.describe('appointments (phone)', () => {
     // The technician plans a morning visit and informs the client.
     await loginOnPhone(page, own.email, own.password);
     await page.goto('/technician/dashboard?tab=missions');
-    const card = page.getByRole('article', { name: own.device, exact: true });
+    const card = await openDeviceCard(page, own.device);
     await card.getByLabel('Je passerais le :').fill(planned.input);
     await card.getByLabel('Créneau').selectOption({ label: 'Matin (8 h – 12 h)' });
     await card.getByRole('button', { name: 'Informer client' }).click();
@@ -186,6 +187,9 @@ test.describe('appointments (phone)', () => {
     const told = await latestEmailTo(own.admin, own.email, 'technician-site-proposal');
     expect(told.text).toContain('La médiathèque est fermée le matin.');
     await page.reload();
+    // The compact row already says the site answered; the full card has the proposal.
+    await expect(page.getByRole('article', { name: own.device, exact: true }).getByText('Date proposée par le site')).toBeVisible();
+    await openDeviceCard(page, own.device);
     const proposal = card.getByRole('status').filter({ hasText: `Le site propose le ${proposed.shown}, l’après-midi (14 h – 18 h)` });
     await expect(proposal).toBeVisible();
     await expect(proposal.getByText('« La médiathèque est fermée le matin. Demandez Mme Roux à l’accueil. »')).toBeVisible();
@@ -214,7 +218,7 @@ test.describe('appointments (phone)', () => {
     await loginOnPhone(page, own.email, own.password);
     // A planned visit, so the feed has an event.
     await page.goto('/technician/dashboard?tab=missions');
-    const card = page.getByRole('article', { name: own.device, exact: true });
+    const card = await openDeviceCard(page, own.device);
     await card.getByLabel('Je passerais le :').fill(dayInFuture(4).input);
     await card.getByRole('button', { name: 'Informer client' }).click();
     await expect(page.getByText('Client informé', { exact: true })).toBeVisible();

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ADMIN, PHONE } from '../fixtures/accounts';
 import { snap } from '../fixtures/screens';
+import { openDeviceCard } from '../fixtures/field-lot';
 
 /**
  * Issue 16: a technician fills the visit report of a device of its Recruté lot on the phone (outcome, checklist,
@@ -139,8 +140,7 @@ test.describe('Parc DAE and visit reports', () => {
   test('technician: fills the visit report with photos and a drawn signature, the device becomes Effectué, downloads the PV', async ({ page }) => {
     await loginTechnician(page);
     await page.goto('/technician/dashboard?tab=missions');
-    const card = page.getByRole('article', { name: DEVICE_TITLE, exact: true });
-    await expect(card).toBeVisible();
+    const card = await openDeviceCard(page, DEVICE_TITLE);
     await expect(card.getByRole('switch', { name: `Effectué : ${DEVICE_TITLE}` })).not.toBeChecked();
     await card.getByRole('link', { name: `Rapport de visite : ${DEVICE_TITLE}` }).click();
 
@@ -195,7 +195,7 @@ test.describe('Parc DAE and visit reports', () => {
     for (const expected of [SERIAL, `${SERIAL}-B`, 'PROCHAINE MAINTENANCE', BATTERY.shown]) expect(sheetText, expected).toContain(expected);
 
     await page.getByRole('link', { name: 'Retour à la mission' }).click();
-    const done = page.getByRole('article', { name: DEVICE_TITLE, exact: true });
+    const done = await openDeviceCard(page, DEVICE_TITLE);
     await expect(done.getByText('Effectué', { exact: true }).first()).toBeVisible();
     await expect(done.getByRole('switch', { name: `Effectué : ${DEVICE_TITLE}` })).toBeChecked();
     await snap(page, 'technician-recruited-device-done');

@@ -136,6 +136,7 @@ function deviceCard(page: Page, title: string) {
 /** The Recruté view lists devices as compact rows (issue 17): a tap opens the full card. */
 async function openDevice(page: Page, title: string) {
   const card = deviceCard(page, title);
+  await expect(card).toBeVisible();
   const collapsed = card.getByRole('button', { expanded: false });
   if (await collapsed.count()) await collapsed.click();
   await expect(card.getByRole('switch')).toBeVisible();

@@ -68,6 +68,14 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
   };
 
   const plannedLabel = savedDay ? `Passage le ${formatDate(`${savedDay}T12:00:00Z`)}` : 'Date à prévoir';
+  // What the site answered through its link, visible without opening the card (issue 19).
+  const appointment = mission.appointment;
+  const siteAnswer =
+    appointment?.response === 'proposed' && !appointment.decision
+      ? { label: 'Date proposée par le site', variant: 'warning' as const }
+      : appointment?.response === 'confirmed'
+        ? { label: 'Confirmé par le site', variant: 'success' as const }
+        : null;
 
   return (
     <li>
@@ -92,6 +100,11 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
                   {done ? 'Effectué' : 'À faire'}
                 </Badge>
                 <span className="truncate">{plannedLabel}</span>
+                {siteAnswer ? (
+                  <Badge variant={siteAnswer.variant} className="px-1.5 py-0">
+                    {siteAnswer.label}
+                  </Badge>
+                ) : null}
                 {overlay?.waiting ? <PendingMark /> : null}
               </span>
             </span>
@@ -109,12 +122,6 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
             <a href={mapsDirectionsUrl(mission)} target="_blank" rel="noopener noreferrer" aria-label={`Itinéraire : ${mission.title}`}>
               <Navigation aria-hidden="true" />
             </a>
-          </Button>
-          <Button asChild variant="secondary" size="lg" className="col-span-2">
-            <Link to={paths.technician.visitReport.getHref(mission.id)} aria-label={`Rapport de visite : ${mission.title}`}>
-              <ClipboardCheck aria-hidden="true" />
-              Rapport de visite
-            </Link>
           </Button>
         </div>
 

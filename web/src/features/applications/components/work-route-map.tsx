@@ -47,7 +47,8 @@ export function WorkRouteMap({ technicianId, applicationId }: { technicianId: st
         {path.length > 0 ? <Polyline positions={path} pathOptions={{ color: ROUTE_COLOUR, weight: 4, opacity: 0.75 }} /> : null}
         {home ? <Marker position={[home.lat, home.lon]} icon={homeIcon()} title="Votre adresse" zIndexOffset={-100} eventHandlers={{ add: labelMarker('Votre adresse') }} /> : null}
         {stops.map((stop) => {
-          const label = `${stop.number}. ${stop.defibrillatorModel || stop.title}${stop.isCompleted ? ' (effectué)' : ''}${stop.approximate ? ' (position approximative)' : ''}`;
+          // Named by its site, as the compact list names it (the model is in the popup).
+          const label = `${stop.number}. ${stop.title}${stop.isCompleted ? ' (effectué)' : ''}${stop.approximate ? ' (position approximative)' : ''}`;
           return (
             <Marker
               key={stop.missionId}
@@ -59,9 +60,9 @@ export function WorkRouteMap({ technicianId, applicationId }: { technicianId: st
             >
               <Popup>
                 <p className="font-semibold">
-                  {stop.number}. {stop.defibrillatorModel || 'Modèle non spécifié'}
+                  {stop.number}. {stop.title}
                 </p>
-                <p>{stop.title}</p>
+                <p>{stop.defibrillatorModel || 'Modèle non spécifié'}</p>
                 <p className="text-muted-foreground">
                   {stop.isCompleted ? 'Effectué' : 'À faire'}
                   {stop.approximate ? ' · position approximative (code postal)' : ''}
