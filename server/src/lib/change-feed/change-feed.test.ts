@@ -48,6 +48,7 @@ it('every table but the unwatched ones carries the change trigger', async () => 
 it('a write made inside a database function invalidates the cached answer (heard through the notification)', async () => {
   expect(ctx.app.changeFeed?.kind).toBe(ctx.kind);
   expect(ctx.app.changeFeed?.listening).toBe(true);
+  await ctx.app.changeFeed!.caughtUp();
   const first = await as(ctx.app, techCookie)({ method: 'GET', url: lotsUrl() });
   const hits = ctx.app.readCache.hits;
   await as(ctx.app, techCookie)({ method: 'GET', url: lotsUrl() });
@@ -71,4 +72,12 @@ it('with READ_CACHE=false there is no feed and nothing is kept', async () => {
   }
   // The origin header keeps the CSRF check satisfied for the helpers above.
   expect(TEST_ORIGIN).toMatch(/^http/);
+});
+
+it('caughtUp() resolves once the changes committed before it have been heard', async () => {
+  const before = ctx.app.changes.current();
+  await ctx.db.execute(sql`select rename_lot(${lotId}, 'Lot du marqueur')`);
+  await ctx.app.changeFeed!.caughtUp();
+  // The function's write is known only through its notification: heard by now.
+  expect(ctx.app.changes.changedSince(['mission_batches'], before)).toBe(true);
 });

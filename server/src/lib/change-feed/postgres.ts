@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { ChangeTracker } from '../change-tracker';
-import type { ChangeFeed, FeedLog } from './index';
+import { Markers, type ChangeFeed, type FeedLog } from './index';
 import { CHANGE_CHANNEL } from './triggers';
 
 const HEARTBEAT_MS = 5_000;
@@ -23,6 +23,7 @@ export class PostgresChangeFeed implements ChangeFeed {
   private heartbeat: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
   private delay = RECONNECT_MIN_MS;
+  private readonly markers = new Markers();
 
   constructor(
     private readonly options: pg.ClientConfig,
@@ -51,7 +52,7 @@ export class PostgresChangeFeed implements ChangeFeed {
       connectionTimeoutMillis: 2_000,
     });
     client.on('notification', (message) => {
-      if (message.channel === CHANGE_CHANNEL && message.payload) this.tracker.record([message.payload]);
+      if (message.channel === CHANGE_CHANNEL && message.payload && !this.markers.handle(message.payload)) this.tracker.record([message.payload]);
     });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
@@ -114,6 +115,13 @@ export class PostgresChangeFeed implements ChangeFeed {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  async caughtUp(timeoutMs = 2_000): Promise<void> {
+    const client = this.client;
+    if (!client) throw new Error('Flux des changements : pas à l’écoute');
+    // Sent on the listening connection itself: its own notification comes back after every earlier commit's.
+    await this.markers.wait((payload) => client.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, payload]), timeoutMs);
   }
 
   async close(): Promise<void> {
