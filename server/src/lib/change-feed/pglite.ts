@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { ChangeTracker } from '../change-tracker';
-import { Markers, type ChangeFeed } from './index';
+import { Markers, type ChangeFeed } from './feed';
 import { CHANGE_CHANNEL } from './triggers';
 
 /** PGlite runs inside this process: its notifications (trigger-side writes included) arrive here and only here. */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { ChangeTracker } from '../change-tracker';
-import { Markers, type ChangeFeed, type FeedLog } from './index';
+import { Markers, type ChangeFeed, type FeedLog } from './feed';
 import { CHANGE_CHANNEL } from './triggers';
 
 const HEARTBEAT_MS = 5_000;
@@ -52,7 +52,8 @@ export class PostgresChangeFeed implements ChangeFeed {
       connectionTimeoutMillis: 2_000,
     });
     client.on('notification', (message) => {
-      if (message.channel === CHANGE_CHANNEL && message.payload && !this.markers.handle(message.payload)) this.tracker.record([message.payload]);
+      if (message.channel === CHANGE_CHANNEL && message.payload && !this.markers.handle(message.payload))
+        this.tracker.record([message.payload]);
     });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));

@@ -1,5 +1,9 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { sql, type SQL } from 'drizzle-orm';
+
+/** What the triggers need of a database, either driver (db/client.ts calls this module after migrating). */
+interface ExecutesSql {
+  execute(query: SQL): Promise<unknown>;
+}
 
 export const CHANGE_CHANNEL = 'maillon_changes';
 export const CHANGE_TRIGGER = 'maillon_changes';
@@ -21,8 +25,8 @@ const DEFAULT_EVENTS = 'insert or update or delete or truncate';
  * Creates the change trigger on every table of the public schema that lacks it (idempotent; run after the
  * migrations, so a table added by a later migration is watched too). Returns the tables it created a trigger on.
  */
-export async function ensureChangeTriggers(db: Db): Promise<string[]> {
-  const missing = await db.execute<{ table: string }>(sql`
+export async function ensureChangeTriggers(db: ExecutesSql): Promise<string[]> {
+  const missing = await db.execute(sql`
     select c.relname as "table"
     from pg_class c
     join pg_namespace n on n.oid = c.relnamespace
