@@ -261,7 +261,7 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
         </div>
 
         {local.finalWaiting ? (
-          <section aria-label="Rapport en attente d’envoi" role="status" className="grid gap-1 rounded-lg border border-warning/40 bg-warning-soft p-4">
+          <section aria-label="Rapport en attente d’envoi" aria-live="polite" className="grid gap-1 rounded-lg border border-warning/40 bg-warning-soft p-4">
             <p className="flex items-center gap-2 font-semibold text-warning">
               {sending ? <Loader2 className="size-5 animate-spin" aria-hidden="true" /> : <Clock className="size-5" aria-hidden="true" />}
               {sending ? 'Envoi du rapport…' : 'Rapport enregistré sur le téléphone — il sera envoyé au retour du réseau'}
