@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PHONE } from '../fixtures/accounts';
 import { createFieldLot, type FieldLot } from '../fixtures/field-lot';
@@ -58,6 +59,28 @@ async function installOnline(page: Page, lot: FieldLot, userId: string) {
       return keys.some((key) => key.includes('"work"') && key.includes(lot.applicationId)) && keys.some((key) => key.includes('"mine"'));
     })
     .toBe(true);
+}
+
+/** The visit report of each device is kept on the phone too (prefetched with the lot's work view). */
+async function reportsKept(page: Page, lot: FieldLot, userId: string) {
+  await expect
+    .poll(async () => {
+      const keys = await savedReads(page, userId);
+      return lot.devices.every((d) => keys.includes(JSON.stringify(['visit-reports', d.id])));
+    })
+    .toBe(true);
+}
+
+async function drawSignature(page: Page) {
+  const pad = page.getByTestId('signature-pad');
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (const [x, y] of [[0.2, 0.3], [0.35, 0.75], [0.5, 0.35], [0.65, 0.7], [0.8, 0.3], [0.9, 0.6]] as const) {
+    await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 8 });
+  }
+  await page.mouse.up();
 }
 
 function device(page: Page, title: string) {
@@ -240,6 +263,151 @@ test.describe('offline field app (phone)', () => {
     await snap(page, 'offline-refused-change-phone');
     await refused.getByRole('button', { name: `Ignorer : Effectué — ${first!.title}` }).click();
     await expect(refused).toBeHidden();
+    await lot.admin.dispose();
+  });
+
+  test('the visit report is filled and submitted offline, with its photo and signature, and reaches the server once', async ({ page, context, baseURL }) => {
+    test.setTimeout(150_000);
+    const lot = await createFieldLot(baseURL!, 'rapport', 2);
+    const userId = await login(page, lot);
+    await installOnline(page, lot, userId);
+    await reportsKept(page, lot, userId);
+    const [first] = lot.devices;
+    const battery = dayInFuture(900);
+    const pads = dayInFuture(500);
+
+    // Dead zone: the page reloads from the service worker, the report opens from the phone's data.
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByRole('region', { name: lot.title }).getByRole('article')).toHaveCount(2);
+    const row = await expand(page, first!.title);
+    await row.getByRole('link', { name: `Rapport de visite : ${first!.title}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/technician/visits/${first!.id}/report$`));
+    await expect(page.getByRole('heading', { name: 'Rapport de visite' })).toBeVisible();
+    await expect(page.getByText(/N° SN-OFF-/)).toBeVisible();
+
+    await page.getByRole('radiogroup', { name: 'État constaté' }).getByRole('radio', { name: 'En fonctionnement' }).click();
+    for (const item of ['État général', 'Voyant d’état', 'Batterie', 'Électrodes adultes', 'Électrodes pédiatriques', 'Armoire / alarme', 'Signalétique']) {
+      await page.getByRole('radiogroup', { name: item, exact: true }).getByRole('radio', { name: item === 'Électrodes pédiatriques' ? 'Non applicable' : 'OK' }).click();
+    }
+    await page.getByLabel('Péremption de la batterie').fill(battery.input);
+    await page.getByLabel('Péremption des électrodes adultes').fill(pads.input);
+    await page.getByRole('radiogroup', { name: 'Électrodes pédiatriques présentes ?' }).getByRole('radio', { name: 'Non' }).click();
+    await page.getByLabel('Observations').fill('Visite au sous-sol, sans réseau : tout est conforme.');
+    // The photo is shrunk on the phone and kept as a Blob until the network is back.
+    await page.getByLabel('Ajouter des photos').setInputFiles(path.resolve(import.meta.dirname, '../fixtures/photo-armoire.jpg'));
+    const photo = page.getByRole('list', { name: 'Photos du rapport' }).getByRole('listitem').first();
+    await expect(photo.getByRole('img', { name: 'Photo 1' })).toBeVisible();
+    await expect(photo.getByText('en attente d’envoi')).toBeVisible();
+    expect(await photo.getByRole('img', { name: 'Photo 1' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:'))).toBe(true);
+    await page.getByLabel('Nom du contact qui signe').fill('M. Karim Benali');
+    await drawSignature(page);
+    await expect(page.getByRole('button', { name: 'Effacer la signature' })).toBeEnabled();
+    await expect(page.getByText('Brouillon enregistré sur le téléphone — envoi au retour du réseau')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Enregistrer le rapport' }).click();
+    const waiting = page.getByRole('region', { name: 'Rapport en attente d’envoi' });
+    await expect(waiting).toContainText('Rapport enregistré sur le téléphone — il sera envoyé au retour du réseau');
+    await expect(page.getByText('En attente d’envoi', { exact: true })).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await snap(page, 'offline-visit-report-waiting-phone');
+
+    // Reloaded offline, the report screen keeps what was typed, the photo and the waiting report.
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Rapport en attente d’envoi' })).toBeVisible();
+    await expect(page.getByLabel('Observations')).toHaveValue('Visite au sous-sol, sans réseau : tout est conforme.');
+    await expect(page.getByLabel('Nom du contact qui signe')).toHaveValue('M. Karim Benali');
+    await expect(page.getByRole('list', { name: 'Photos du rapport' }).getByRole('img', { name: 'Photo 1' })).toBeVisible();
+
+    // The page is closed; a new one, still offline, shows the device Effectué with its pending mark.
+    await page.close();
+    const again = await context.newPage();
+    await again.setViewportSize(PHONE);
+    await again.goto('/technician/dashboard?tab=missions');
+    const region = again.getByRole('region', { name: lot.title });
+    const deviceRow = again.getByRole('article', { name: first!.title, exact: true });
+    await expect(deviceRow.getByText('Effectué', { exact: true }).first()).toBeVisible();
+    await expect(deviceRow.getByText('en attente', { exact: true }).first()).toBeVisible();
+    await expect(region.getByText('1 / 2 effectués').last()).toBeVisible();
+    await expect(again.getByText(/Hors ligne — \d+ modifications en attente/)).toBeVisible();
+    await again.evaluate(() => window.scrollTo(0, 0));
+    await snap(again, 'offline-visit-report-pending-mark-phone');
+
+    // The network is back: drafts, photo and report are sent in order, once.
+    await context.setOffline(false);
+    await expect(again.getByText('Tout est synchronisé')).toBeVisible({ timeout: 30_000 });
+    const saved = (await (await again.request.get(`/api/missions/${first!.id}/visit-report`)).json()) as {
+      isCompleted: boolean;
+      report: { status: string; version: number; outcome: string; signerName: string; hasSignature: boolean; observations: string; photos: { id: string; width: number }[]; draft: unknown };
+    };
+    expect(saved.isCompleted).toBe(true);
+    expect(saved.report).toMatchObject({ status: 'final', version: 1, outcome: 'En fonctionnement', signerName: 'M. Karim Benali', hasSignature: true, draft: null });
+    expect(saved.report.observations).toBe('Visite au sous-sol, sans réseau : tout est conforme.');
+    expect(saved.report.photos).toHaveLength(1);
+    const stored = await again.request.get(`/api/missions/${first!.id}/visit-report/photos/${saved.report.photos[0]!.id}`);
+    expect(stored.headers()['content-type']).toBe('image/jpeg');
+    expect((await stored.body()).subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+    const work = (await (await again.request.get(`/api/applications/${lot.applicationId}/work`)).json()) as {
+      lot: { defibrillatorsDone: number };
+      missions: { id: string; progress: { isCompleted: boolean } }[];
+    };
+    expect(work.lot.defibrillatorsDone).toBe(1);
+    expect(work.missions.find((m) => m.id === first!.id)?.progress.isCompleted).toBe(true);
+    await expect(deviceRow.getByText('en attente', { exact: true })).toHaveCount(0);
+
+    // Online again, the PV downloads from the report screen.
+    await expand(again, first!.title);
+    await deviceRow.getByRole('link', { name: `Rapport de visite : ${first!.title}` }).click();
+    await expect(again.getByRole('region', { name: 'Rapport enregistré' })).toContainText('Rapport enregistré (version 1)');
+    await expect(again.getByRole('link', { name: 'Télécharger le PV' })).toBeVisible();
+    await lot.admin.dispose();
+  });
+
+  test('a visit report the admin made impossible meanwhile is listed as refused; the PV needs the network', async ({ page, context, baseURL }) => {
+    test.setTimeout(120_000);
+    const lot = await createFieldLot(baseURL!, 'rapport-refus', 2);
+    const userId = await login(page, lot);
+    const [first, second] = lot.devices;
+    // The first device is Effectué already (plain toggle): a forced finish keeps it in the lot (undone ones leave it).
+    const toggled = await page.request.patch(`/api/technician-mission-data/${first!.id}/${lot.technicianId}`, { data: { isCompleted: true }, headers: { Origin: new URL(baseURL!).origin } });
+    expect(toggled.status(), await toggled.text()).toBe(200);
+    await installOnline(page, lot, userId);
+    await reportsKept(page, lot, userId);
+
+    // The first device's report is saved online: its PV is downloadable, but not offline.
+    await expand(page, second!.title);
+    await page.getByRole('link', { name: `Rapport de visite : ${second!.title}` }).click();
+    await page.getByRole('radiogroup', { name: 'État constaté' }).getByRole('radio', { name: 'Site inaccessible' }).click();
+    await page.getByLabel('Observations').fill('Bâtiment fermé.');
+    await page.getByRole('button', { name: 'Enregistrer le rapport' }).click();
+    await expect(page.getByRole('region', { name: 'Rapport enregistré' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Télécharger le PV' })).toBeVisible();
+    await context.setOffline(true);
+    await expect(page.getByRole('button', { name: 'Télécharger le PV' })).toBeDisabled();
+    await expect(page.getByText('Connexion requise pour télécharger le PV : disponible dès le retour du réseau')).toBeVisible();
+    await page.getByRole('link', { name: 'Retour à la mission' }).click();
+
+    // Offline, the other device's report is submitted.
+    const row = await expand(page, first!.title);
+    await row.getByRole('link', { name: `Rapport de visite : ${first!.title}` }).click();
+    await page.getByRole('radiogroup', { name: 'État constaté' }).getByRole('radio', { name: 'Site inaccessible' }).click();
+    await page.getByLabel('Observations').fill('Gardien absent.');
+    await page.getByRole('button', { name: 'Enregistrer le rapport' }).click();
+    await expect(page.getByRole('region', { name: 'Rapport en attente d’envoi' })).toBeVisible();
+
+    // Meanwhile the admin force-finishes the lot.
+    const forced = await lot.admin.patch(`/api/applications/${lot.applicationId}/complete`, { data: {} });
+    expect(forced.status(), await forced.text()).toBe(200);
+    await page.getByRole('link', { name: 'Retour à la mission' }).click();
+    await context.setOffline(false);
+    const refused = page.getByRole('region', { name: 'Modifications refusées' });
+    await expect(refused).toBeVisible({ timeout: 30_000 });
+    await expect(refused.getByText(`Rapport de visite — ${first!.title}`, { exact: true })).toBeVisible();
+    await expect(refused.getByText('Ce lot n’est plus en cours : le rapport ne peut plus être modifié').first()).toBeVisible();
+    const kept = (await (await page.request.get(`/api/missions/${first!.id}/visit-report`)).json()) as { report: { status: string } | null };
+    expect(kept.report?.status ?? 'aucun').not.toBe('final');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await snap(page, 'offline-visit-report-refused-phone');
     await lot.admin.dispose();
   });
 });

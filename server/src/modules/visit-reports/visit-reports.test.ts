@@ -372,3 +372,92 @@ describe('visit report: only on the caller’s Recruté lot', () => {
     expect(await countRows(ctx.db, 'email_outbox')).toBe(emails);
   });
 });
+
+describe('visit report: the offline queue’s Idempotency-Key on its three writes', () => {
+  const keyed = (key: string) => ({ 'idempotency-key': key });
+  const newKey = () => `rapport-${crypto.randomUUID()}`;
+  const replayed = (response: { headers: Record<string, unknown> }) => response.headers['idempotent-replayed'] === 'true';
+
+  it('the draft, a photo and the complete report sent twice with their keys are applied once and answered the same', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId: techA.technician.id, serials: ['IDEM-0001'] });
+    const missionId = lot.missionIds[0]!;
+    const reportId = crypto.randomUUID();
+    const photoId = crypto.randomUUID();
+
+    // Draft: the second send is the first answer again, nothing runs (its updatedAt would otherwise move).
+    const draftKey = newKey();
+    const draft = { id: reportId, outcome: 'En fonctionnement', observations: 'Saisi hors ligne' };
+    const firstDraft = await asA()({ method: 'PUT', url: url(missionId, '/draft'), payload: draft, headers: keyed(draftKey) });
+    expect(firstDraft.statusCode, firstDraft.body).toBe(200);
+    expect(replayed(firstDraft)).toBe(false);
+    const afterDraft = await footprint();
+    const againDraft = await asA()({ method: 'PUT', url: url(missionId, '/draft'), payload: draft, headers: keyed(draftKey) });
+    expect(againDraft.statusCode).toBe(200);
+    expect(replayed(againDraft)).toBe(true);
+    expect(againDraft.body).toBe(firstDraft.body);
+    expect(visitReportSchema.parse(againDraft.json()).draft?.values).toMatchObject({ observations: 'Saisi hors ligne' });
+    expect(await footprint()).toBe(afterDraft);
+
+    // Photo (multipart): a new boundary on each attempt, as a browser builds it; one stored file.
+    const photoKey = newKey();
+    const jpeg = await realJpeg(800, 600);
+    const sendPhoto = () => {
+      const form = multipartBody({ reportId }, { file: { fileName: 'photo.jpg', content: jpeg, contentType: 'image/jpeg' } });
+      return asA()({ method: 'PUT', url: url(missionId, `/photos/${photoId}`), payload: form.payload, headers: { ...form.headers, ...keyed(photoKey) } });
+    };
+    const filesBefore = await countRows(ctx.db, 'stored_files');
+    const firstPhoto = await sendPhoto();
+    expect(firstPhoto.statusCode, firstPhoto.body).toBe(200);
+    const afterPhoto = await footprint();
+    expect(await countRows(ctx.db, 'stored_files')).toBe(filesBefore + 1);
+    const againPhoto = await sendPhoto();
+    expect(againPhoto.statusCode).toBe(200);
+    expect(replayed(againPhoto)).toBe(true);
+    expect(againPhoto.body).toBe(firstPhoto.body);
+    expect(visitPhotoSchema.parse(againPhoto.json()).id).toBe(photoId);
+    expect(await footprint()).toBe(afterPhoto);
+
+    // Complete report: one version, one PV, one e-mail, the device Effectué once.
+    const reportKey = newKey();
+    const body = await completeReport({ id: reportId, photoIds: [photoId] });
+    const emailsBefore = await countRows(ctx.db, 'email_outbox');
+    const firstReport = await asA()({ method: 'PUT', url: url(missionId), payload: body, headers: keyed(reportKey) });
+    expect(firstReport.statusCode, firstReport.body).toBe(200);
+    const context = visitReportContextSchema.parse(firstReport.json());
+    expect(context).toMatchObject({ isCompleted: true, report: { status: 'final', version: 1 } });
+    const afterReport = await footprint();
+    const againReport = await asA()({ method: 'PUT', url: url(missionId), payload: body, headers: keyed(reportKey) });
+    expect(againReport.statusCode).toBe(200);
+    expect(replayed(againReport)).toBe(true);
+    expect(againReport.body).toBe(firstReport.body);
+    expect(await footprint()).toBe(afterReport);
+    expect(await countRows(ctx.db, 'email_outbox')).toBe(emailsBefore + 1);
+    const versions = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from visit_report_versions where report_id = ${reportId}`);
+    expect(versions.rows[0]!.n).toBe(1);
+    const [lotRow] = await ctx.db.select({ done: missionBatches.defibrillatorsDone }).from(missionBatches).where(eq(missionBatches.id, lot.batchId));
+    expect(lotRow!.done).toBe(1);
+
+    // The same key with another body is not this request: 422, nothing runs.
+    const reused = await asA()({ method: 'PUT', url: url(missionId), payload: { ...body, observations: 'Autre texte' }, headers: keyed(reportKey) });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().message).toBe('Cette clé d’idempotence a déjà servi pour une autre requête');
+    expect(await footprint()).toBe(afterReport);
+  });
+
+  it('a report refused because the lot was finished meanwhile is refused again, the same way, under its key', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId: techA.technician.id, serials: ['IDEM-0002', 'IDEM-0003'] });
+    expect((await asA()({ method: 'PATCH', url: `/api/technician-mission-data/${lot.missionIds[0]}/${techA.technician.id}`, payload: { isCompleted: true } })).statusCode).toBe(200);
+    await ctx.db.transaction((tx) => finishApplication(tx, { applicationId: lot.applicationId, force: true }));
+    const key = newKey();
+    const body = await completeReport();
+    const before = await footprint();
+    const first = await asA()({ method: 'PUT', url: url(lot.missionIds[0]!), payload: body, headers: keyed(key) });
+    expect(first.statusCode).toBe(409);
+    expect(first.json().message).toBe('Ce lot n’est plus en cours : le rapport ne peut plus être modifié');
+    const again = await asA()({ method: 'PUT', url: url(lot.missionIds[0]!), payload: body, headers: keyed(key) });
+    expect(again.statusCode).toBe(409);
+    expect(replayed(again)).toBe(true);
+    expect(again.body).toBe(first.body);
+    expect(await footprint()).toBe(before);
+  });
+});

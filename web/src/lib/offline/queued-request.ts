@@ -26,6 +26,11 @@ export interface QueuedRequest {
   scope: string;
   /** A newer request with the same value replaces this one while it has not started (full-state writes). */
   replaces?: string;
+  /**
+   * What the change means for the screens when its body does not say it plainly (a complete visit report:
+   * `{ isCompleted: true }`, the device shown Effectué until the server's data says so).
+   */
+  shows?: Record<string, unknown>;
   /** Query keys refreshed once it has been delivered or refused. */
   invalidate: QueryKey[];
   queuedAt: number;

@@ -3,9 +3,12 @@ import { useIsRestoring, useQueryClient, type QueryKey } from '@tanstack/react-q
 import { useOnlineStatus } from '@/hooks/use-online-status';
 import { queryKeys } from '@/lib/query-keys';
 
-/** The reads a technician needs in a dead zone, kept on the phone for as long as it is signed in (decision 023). */
+/**
+ * The reads a technician needs in a dead zone, kept on the phone for as long as it is signed in (decision 023): its
+ * lots and their work views, parcels, counts, and the visit reports of its devices (`['visit-reports', missionId]`).
+ */
 export function fieldDataKeys(technicianId: string): QueryKey[] {
-  return [queryKeys.applications(technicianId), queryKeys.parcels(technicianId), queryKeys.technicianCounts(technicianId)];
+  return [queryKeys.applications(technicianId), queryKeys.parcels(technicianId), queryKeys.technicianCounts(technicianId), ['visit-reports']];
 }
 
 /**

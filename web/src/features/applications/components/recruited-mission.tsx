@@ -97,16 +97,19 @@ function AdminMessages({ messages }: { messages: ApplicationWork['adminMessages'
 function deviceOverlays(changes: LocalChange[]): Map<string, DeviceOverlay> {
   const overlays = new Map<string, DeviceOverlay>();
   for (const { request, waiting } of changes) {
-    if (!request.target.startsWith('mission:') || !request.json) continue;
+    if (!request.target.startsWith('mission:')) continue;
     const overlay = overlays.get(request.target) ?? { waiting: false };
-    if (typeof request.json.isCompleted === 'boolean') overlay.isCompleted = request.json.isCompleted;
-    if ('plannedVisitDate' in request.json) {
-      overlay.plannedVisitDate = (request.json.plannedVisitDate as string | null) ?? null;
-      overlay.visitWindow = (request.json.visitWindow as DeviceOverlay['visitWindow']) ?? null;
-      overlay.visitStartTime = (request.json.visitStartTime as string | null | undefined) ?? null;
-      overlay.visitEndTime = (request.json.visitEndTime as string | null | undefined) ?? null;
+    // The toggle and the date say it in their body; the visit report (drafts, photos, the complete report) in `shows`.
+    const values = request.shows ?? request.json ?? {};
+    if (typeof values.isCompleted === 'boolean') overlay.isCompleted = values.isCompleted;
+    if ('plannedVisitDate' in values) {
+      overlay.plannedVisitDate = (values.plannedVisitDate as string | null) ?? null;
+      overlay.visitWindow = (values.visitWindow as DeviceOverlay['visitWindow']) ?? null;
+      overlay.visitStartTime = (values.visitStartTime as string | null | undefined) ?? null;
+      overlay.visitEndTime = (values.visitEndTime as string | null | undefined) ?? null;
     }
     overlay.waiting ||= waiting;
+    if (waiting && request.url.includes('/visit-report')) overlay.reportWaiting = true;
     overlays.set(request.target, overlay);
   }
   return overlays;

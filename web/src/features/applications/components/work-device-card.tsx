@@ -33,6 +33,8 @@ export interface DeviceOverlay {
   visitEndTime?: string | null;
   /** A change waits for the network. */
   waiting: boolean;
+  /** A change of the visit report (draft, photo, complete report) waits for the network. */
+  reportWaiting?: boolean;
 }
 
 interface WorkDeviceCardProps {
@@ -217,6 +219,7 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
                 <Link to={paths.technician.visitReport.getHref(mission.id)} aria-label={`Rapport de visite : ${mission.title}`}>
                   <ClipboardCheck aria-hidden="true" />
                   Rapport de visite
+                  {overlay?.reportWaiting ? <PendingMark className="text-current" /> : null}
                 </Link>
               </Button>
             </div>

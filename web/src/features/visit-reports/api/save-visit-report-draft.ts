@@ -1,13 +1,33 @@
-import { useMutation } from '@tanstack/react-query';
-import type { SaveReportDraftInput, VisitReport } from '@maillon/common/schemas/visit-reports';
-import { api } from '@/lib/api-client';
-import { visitReportPath } from './get-visit-report';
+import type { SaveReportDraftInput } from '@maillon/common/schemas/visit-reports';
+import type { QueuedRequestSpec } from '@/lib/offline/queue';
+import { useQueuedRequest } from '@/lib/offline/use-queue';
+import { visitReportPath, visitReportQueryKey } from './get-visit-report';
+import { reportTarget } from './report-target';
 
-/** Autosave: one idempotent PUT with the report's id (made on the phone); replaying it changes nothing. */
-export function saveVisitReportDraft({ missionId, draft }: { missionId: string; draft: SaveReportDraftInput }): Promise<VisitReport> {
-  return api.put<VisitReport>(visitReportPath(missionId, '/draft'), draft as unknown as Record<string, unknown>);
+export interface SaveDraftInput {
+  missionId: string;
+  /** The device's title, for the pending and refused lists. */
+  title: string;
+  draft: SaveReportDraftInput;
+}
+
+/**
+ * Autosave: the full draft in one idempotent PUT (the report's id is made on the phone), queued offline; a newer draft
+ * replaces one that has not left yet, so only the latest waits for the network.
+ */
+export function saveDraftRequest({ missionId, title, draft }: SaveDraftInput): QueuedRequestSpec {
+  return {
+    method: 'PUT',
+    url: visitReportPath(missionId, '/draft'),
+    json: draft as unknown as Record<string, unknown>,
+    label: `Brouillon du rapport de visite — ${title}`,
+    target: reportTarget(missionId),
+    scope: reportTarget(missionId),
+    replaces: `${reportTarget(missionId)}:report-draft`,
+    invalidate: [visitReportQueryKey(missionId)],
+  };
 }
 
 export function useSaveVisitReportDraft() {
-  return useMutation({ mutationFn: saveVisitReportDraft });
+  return useQueuedRequest(saveDraftRequest);
 }

@@ -1,23 +1,37 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SaveReportInput, VisitReportContext } from '@maillon/common/schemas/visit-reports';
-import { api } from '@/lib/api-client';
+import { SITE_INACCESSIBLE } from '@maillon/common/enums';
+import type { SaveReportInput } from '@maillon/common/schemas/visit-reports';
+import type { QueuedRequestSpec } from '@/lib/offline/queue';
+import { useQueuedRequest } from '@/lib/offline/use-queue';
 import { queryKeys } from '@/lib/query-keys';
 import { visitReportPath, visitReportQueryKey } from './get-visit-report';
+import { reportTarget } from './report-target';
 
-/** The complete report: one idempotent PUT (the same content again changes nothing on the server). */
-export function saveVisitReport({ missionId, report }: { missionId: string; report: SaveReportInput }): Promise<VisitReportContext> {
-  return api.put<VisitReportContext>(visitReportPath(missionId), report as unknown as Record<string, unknown>);
+export interface SaveReportQueuedInput {
+  missionId: string;
+  technicianId: string;
+  title: string;
+  report: SaveReportInput;
 }
 
-/** Saves, keeps the answer as the report's data and refreshes the technician's lots (the device is now Effectué). */
-export function useSaveVisitReport(technicianId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: saveVisitReport,
-    onSuccess: (context, { missionId }) => {
-      queryClient.setQueryData(visitReportQueryKey(missionId), context);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.applications(technicianId) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.technicianCounts(technicianId) });
-    },
-  });
+/**
+ * The complete report: one idempotent PUT (the same content again changes nothing on the server), queued offline after
+ * the device's drafts and photos. A newer complete report replaces one that has not left yet. Until the server has it,
+ * the Recruté view shows the device Effectué (« Site inaccessible » leaves it À faire, as the server does).
+ */
+export function saveReportRequest({ missionId, technicianId, title, report }: SaveReportQueuedInput): QueuedRequestSpec {
+  return {
+    method: 'PUT',
+    url: visitReportPath(missionId),
+    json: report as unknown as Record<string, unknown>,
+    label: `Rapport de visite — ${title}`,
+    target: reportTarget(missionId),
+    scope: reportTarget(missionId),
+    replaces: `${reportTarget(missionId)}:report`,
+    ...(report.outcome && report.outcome !== SITE_INACCESSIBLE ? { shows: { isCompleted: true } } : {}),
+    invalidate: [visitReportQueryKey(missionId), queryKeys.applications(technicianId)],
+  };
+}
+
+export function useSaveVisitReport() {
+  return useQueuedRequest(saveReportRequest);
 }

@@ -1,23 +1,28 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { ArrowLeft, CheckCircle2, CloudOff, FileDown, Loader2, Save, Tags } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, CheckCircle2, Clock, CloudOff, FileDown, Loader2, Save, Tags } from 'lucide-react';
 import { SITE_INACCESSIBLE, type VisitOutcome } from '@maillon/common/enums';
 import { CHECK_LABELS, CHECK_VALUES, CHECKLIST_ITEMS, formatDay, REPORT_MESSAGES, type CheckValue } from '@maillon/common/device-rules';
 import { formatDateTime } from '@maillon/common/format';
 import { SHIPMENT_ITEMS } from '@maillon/common/reference-lists';
-import type { VisitReportContext } from '@maillon/common/schemas/visit-reports';
+import type { VisitReport, VisitReportContext } from '@maillon/common/schemas/visit-reports';
+import { NetworkRequired } from '@/components/offline/pending-mark';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ErrorState, Skeleton } from '@/components/ui/feedback';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
-import { ApiError, NetworkError } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { useVisitReport, visitReportPath } from '../api/get-visit-report';
+import { useLocalChanges, useOnline } from '@/lib/offline/use-queue';
+import { useVisitReport, visitReportPath, visitReportQueryKey } from '../api/get-visit-report';
+import { reportTarget } from '../api/report-target';
 import { useSaveVisitReport } from '../api/save-visit-report';
 import { useSaveVisitReportDraft } from '../api/save-visit-report-draft';
-import { checkForm, formFromReport, toRequest, type ReportForm } from '../lib/report-form';
+import { initialForm, localReport, type LocalReport } from '../lib/local-report';
+import { checkForm, toRequest, type ReportForm } from '../lib/report-form';
 import { newId } from '../lib/new-id';
 import { PhotosField } from './photos-field';
 import { ChoiceGroup, ReportSection } from './report-section';
@@ -41,16 +46,16 @@ const CHECK_OPTIONS = CHECK_VALUES.map((value) => ({ value, label: CHECK_LABELS[
   tone: 'success' | 'warning' | 'neutral';
 }[];
 
-type SaveState = 'idle' | 'saving' | 'saved' | 'offline' | 'error';
+type SaveState = 'idle' | 'saving' | 'saved' | 'error';
 
-function AutosaveStatus({ state, savedAt }: { state: SaveState; savedAt: Date | null }) {
+function AutosaveStatus({ state, savedAt }: { state: SaveState | 'offline'; savedAt: Date | null }) {
   const text =
     state === 'saving'
       ? 'Enregistrement du brouillon…'
       : state === 'saved' && savedAt
         ? `Brouillon enregistré à ${savedAt.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })}`
         : state === 'offline'
-          ? 'Hors connexion : brouillon non enregistré, nouvel essai à la prochaine modification'
+          ? 'Brouillon enregistré sur le téléphone — envoi au retour du réseau'
           : state === 'error'
             ? 'Brouillon non enregistré'
             : '';
@@ -81,6 +86,10 @@ interface ScreenProps {
 /** The « Rapport de visite » of one device, full screen on the phone (issue 16). */
 export function VisitReportScreen({ missionId, technicianId, backHref }: ScreenProps) {
   const query = useVisitReport(missionId);
+  // What this phone typed and took that the server does not have yet (offline queue): shown over the server's data.
+  const local = localReport(missionId, useLocalChanges(reportTarget(missionId)));
+  // The form owns its values once open: it starts again only for a new saved version or a reload asked for.
+  const [reloads, setReloads] = useState(0);
   if (query.isPending) {
     return (
       <div className="grid gap-3 p-4" aria-busy="true">
@@ -102,27 +111,37 @@ export function VisitReportScreen({ missionId, technicianId, backHref }: ScreenP
       </div>
     );
   }
-  return <ReportEditor key={query.dataUpdatedAt} context={query.data} missionId={missionId} technicianId={technicianId} backHref={backHref} refetch={() => void query.refetch()} />;
+  return (
+    <ReportEditor
+      key={`${query.data.report?.version ?? 0}:${reloads}`}
+      context={query.data}
+      local={local}
+      missionId={missionId}
+      technicianId={technicianId}
+      backHref={backHref}
+      reload={() => void query.refetch().then(() => setReloads((n) => n + 1))}
+    />
+  );
 }
 
-function ReportEditor({ context, missionId, technicianId, backHref, refetch }: ScreenProps & { context: VisitReportContext; refetch: () => void }) {
+function ReportEditor({ context, local, missionId, technicianId, backHref, reload }: ScreenProps & { context: VisitReportContext; local: LocalReport; reload: () => void }) {
   const ids = { visitedAt: useId(), observations: useId(), signer: useId(), signature: useId(), reason: useId(), battery: useId(), adult: useId(), pediatric: useId(), outcome: useId(), pediatricPresence: useId() };
-  const [reportId] = useState(() => context.report?.id ?? newId());
-  const [form, setForm] = useState<ReportForm>(() => formFromReport(context.report));
+  const [reportId] = useState(() => context.report?.id ?? local.reportId ?? newId());
+  const [form, setForm] = useState<ReportForm>(() => initialForm(context.report, local));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saveState, setSaveState] = useState<SaveState>('idle');
   const [savedAt, setSavedAt] = useState<Date | null>(context.report?.draft ? new Date(context.report.draft.updatedAt) : null);
   const [photosBusy, setPhotosBusy] = useState(false);
   const [showAllConsumables, setShowAllConsumables] = useState(false);
   const dirty = useRef(false);
-  // One draft request at a time, so an older draft never lands after a newer one; a change made meanwhile is sent next.
-  const inFlight = useRef(false);
-  const [retryTick, setRetryTick] = useState(0);
+  const queryClient = useQueryClient();
+  const online = useOnline();
   const saveDraft = useSaveVisitReportDraft();
-  const save = useSaveVisitReport(technicianId);
+  const save = useSaveVisitReport();
   const editable = context.editable;
   const report = context.report;
   const saved = report?.status === 'final';
+  const title = context.mission.title;
 
   const update = useCallback((patch: Partial<ReportForm> | ((form: ReportForm) => Partial<ReportForm>)) => {
     dirty.current = true;
@@ -130,40 +149,33 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
   }, []);
   const onPhotos = useCallback((change: (ids: string[]) => string[]) => update((current) => ({ photoIds: change(current.photoIds) })), [update]);
 
-  // Autosave: the draft goes to the server after a pause in typing; the same request again changes nothing there.
+  // Autosave: after a pause in typing the draft joins the offline queue (sent at once when the network is there, else
+  // kept on the phone); a newer draft replaces one that has not left, and the device's scope keeps them in order.
   useEffect(() => {
     if (!editable || !dirty.current) return undefined;
     const timer = setTimeout(() => {
-      if (inFlight.current) return;
-      inFlight.current = true;
+      // The complete report was sent meanwhile: nothing left to save as a draft.
+      if (!dirty.current) return;
       dirty.current = false;
       setSaveState('saving');
-      saveDraft.mutate(
-        { missionId, draft: toRequest(reportId, form) },
-        {
-          onSettled: () => {
-            inFlight.current = false;
-            if (dirty.current) setRetryTick((tick) => tick + 1);
-          },
-          onSuccess: (saved) => {
-            setSaveState('saved');
-            setSavedAt(new Date(saved.draft?.updatedAt ?? Date.now()));
-          },
-          onError: (error) => {
-            if (error instanceof NetworkError) setSaveState('offline');
-            else if (error instanceof ApiError && error.status === 409 && error.fields?.id) {
-              toast({ title: 'Un autre brouillon existe pour cette visite', description: 'Il a été commencé sur un autre appareil : il est rechargé.' });
-              refetch();
-            } else {
-              setSaveState('error');
-              toastError('Brouillon non enregistré', error);
-            }
-          },
+      saveDraft.send({ missionId, title, draft: toRequest(reportId, form) }).then(
+        (answer) => {
+          setSaveState('saved');
+          setSavedAt(new Date((answer as VisitReport).draft?.updatedAt ?? Date.now()));
+        },
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 409 && error.fields?.id) {
+            toast({ title: 'Un autre brouillon existe pour cette visite', description: 'Il a été commencé sur un autre appareil : il est rechargé.' });
+            reload();
+          } else {
+            setSaveState('error');
+            toastError('Brouillon non enregistré', error);
+          }
         },
       );
     }, AUTOSAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [form, editable, missionId, reportId, retryTick]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [form, editable, missionId, reportId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const submit = async () => {
     const found = checkForm(form);
@@ -179,17 +191,24 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
       return;
     }
     if (photosBusy) {
-      toast({ title: 'Photos en cours d’envoi', description: 'Enregistrez le rapport quand toutes les photos sont envoyées.' });
+      toast({ title: 'Photos en préparation', description: 'Enregistrez le rapport quand les photos sont prêtes.' });
       return;
     }
     dirty.current = false;
+    setErrors({});
+    setSaveState('idle');
+    // Queued after the device's drafts and photos: sent now, or kept on the phone until the network is back.
+    const sent = save.send({ missionId, technicianId, title, report: toRequest(reportId, form) });
+    if (!online) {
+      toast({ title: 'Rapport enregistré sur le téléphone', description: 'Il sera envoyé au retour du réseau.' });
+      window.scrollTo({ top: 0, behavior: 'smooth' });
+    }
     try {
-      const result = await save.mutateAsync({ missionId, report: toRequest(reportId, form) });
-      setErrors({});
-      setSaveState('idle');
+      const result = (await sent) as VisitReportContext;
+      queryClient.setQueryData(visitReportQueryKey(missionId), result);
       const outcome = result.report?.outcome;
       toast({
-        title: 'Rapport enregistré',
+        title: online ? 'Rapport enregistré' : 'Rapport envoyé',
         description: outcome === SITE_INACCESSIBLE ? 'Visite notée : site inaccessible.' : 'Le défibrillateur est marqué Effectué.',
         variant: 'success',
       });
@@ -205,6 +224,8 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
   const { suggested, others } = consumableChoices(context.mission.defibrillatorModel);
   const device = context.device;
   const signed = !form.cannotSign && Boolean(form.signature);
+  const shownSaveState = !online && (saveState === 'saving' || local.waiting) ? 'offline' : saveState;
+  const sending = online && local.finalWaiting;
   const stateOf = (keys: string[], done: boolean) => (keys.some((k) => errors[k]) ? 'error' : done ? 'done' : 'todo');
 
   return (
@@ -222,9 +243,9 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
               {context.mission.defibrillatorModel || 'Modèle non spécifié'} · N° {context.mission.serialNumber || 'non renseigné'}
             </p>
           </div>
-          {saved ? <Badge variant="success">Version {report!.version}</Badge> : <Badge variant="warning">Brouillon</Badge>}
+          {local.finalWaiting ? <Badge variant="warning">En attente d’envoi</Badge> : saved ? <Badge variant="success">Version {report!.version}</Badge> : <Badge variant="warning">Brouillon</Badge>}
         </div>
-        {editable ? <AutosaveStatus state={saveState} savedAt={savedAt} /> : null}
+        {editable && !local.finalWaiting ? <AutosaveStatus state={shownSaveState} savedAt={savedAt} /> : null}
       </header>
 
       <main className="grid content-start gap-3 px-3 py-4">
@@ -232,12 +253,25 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
           <p className="font-semibold leading-snug">{context.mission.clientName || context.mission.title}</p>
           {context.mission.location ? <p className="text-sm text-muted-foreground">{context.mission.location}</p> : null}
           <p className="text-sm text-muted-foreground">Lot : {context.lot.title}</p>
-          {editable ? (
+          {editable && online ? (
             <a className="inline-flex min-h-11 items-center gap-2 text-sm font-medium text-primary underline-offset-4 hover:underline" href={`/api/mission-batches/${context.lot.id}/labels`} download>
               <Tags className="size-4" aria-hidden="true" /> Étiquettes de maintenance du lot (PDF)
             </a>
           ) : null}
         </div>
+
+        {local.finalWaiting ? (
+          <section aria-label="Rapport en attente d’envoi" aria-live="polite" className="grid gap-1 rounded-lg border border-warning/40 bg-warning-soft p-4">
+            <p className="flex items-center gap-2 font-semibold text-warning">
+              {sending ? <Loader2 className="size-5 animate-spin" aria-hidden="true" /> : <Clock className="size-5" aria-hidden="true" />}
+              {sending ? 'Envoi du rapport…' : 'Rapport enregistré sur le téléphone — il sera envoyé au retour du réseau'}
+            </p>
+            <p className="text-sm">
+              {form.outcome === SITE_INACCESSIBLE ? 'Visite notée : site inaccessible.' : 'Le défibrillateur est marqué Effectué sur ce téléphone.'} Ne vous déconnectez pas
+              avant l’envoi.
+            </p>
+          </section>
+        ) : null}
 
         {saved ? (
           <section aria-label="Rapport enregistré" className="grid gap-2 rounded-lg border border-success/40 bg-success-soft/60 p-4">
@@ -248,11 +282,20 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
               {report!.outcome === SITE_INACCESSIBLE ? 'Site inaccessible' : context.isCompleted ? 'Défibrillateur Effectué' : 'Défibrillateur À faire'} · le{' '}
               {formatDateTime(report!.finalizedAt)}
             </p>
-            <Button asChild size="lg" variant="outline">
-              <a href={visitReportPath(missionId, '/pdf')} download>
-                <FileDown aria-hidden="true" /> Télécharger le PV
-              </a>
-            </Button>
+            {online ? (
+              <Button asChild size="lg" variant="outline">
+                <a href={visitReportPath(missionId, '/pdf')} download>
+                  <FileDown aria-hidden="true" /> Télécharger le PV
+                </a>
+              </Button>
+            ) : (
+              <>
+                <Button size="lg" variant="outline" disabled>
+                  <FileDown aria-hidden="true" /> Télécharger le PV
+                </Button>
+                <NetworkRequired>Connexion requise pour télécharger le PV : disponible dès le retour du réseau</NetworkRequired>
+              </>
+            )}
             {report!.draft && editable ? <p className="text-sm text-warning">Des modifications non enregistrées sont en cours : enregistrez le rapport pour créer une nouvelle version.</p> : null}
           </section>
         ) : null}
@@ -358,7 +401,7 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
         ) : null}
 
         <ReportSection id="section-photos" title="Photos" summary={`${form.photoIds.length} / 6`} state={form.photoIds.length > 0 ? 'done' : 'optional'} defaultOpen={editable || form.photoIds.length > 0}>
-          <PhotosField missionId={missionId} reportId={reportId} photoIds={form.photoIds} onChange={onPhotos} onBusyChange={setPhotosBusy} disabled={!editable} />
+          <PhotosField missionId={missionId} title={title} reportId={reportId} photoIds={form.photoIds} localPhotos={local.photos} onChange={onPhotos} onBusyChange={setPhotosBusy} disabled={!editable} />
           {errors.photoIds ? (
             <p role="alert" className="text-sm text-destructive">
               {errors.photoIds}
@@ -413,10 +456,10 @@ function ReportEditor({ context, missionId, technicianId, backHref, refetch }: S
 
       {editable ? (
         <footer className="sticky bottom-0 z-10 grid gap-1 border-t bg-card/95 px-3 py-3 backdrop-blur">
-          <Button size="lg" className="h-14 w-full text-base" onClick={() => void submit()} loading={save.isPending} disabled={photosBusy}>
+          <Button size="lg" className="h-14 w-full text-base" onClick={() => void submit()} loading={sending} disabled={photosBusy}>
             <Save aria-hidden="true" /> Enregistrer le rapport
           </Button>
-          {photosBusy ? <p className="text-center text-xs text-muted-foreground">Envoi des photos en cours…</p> : null}
+          {photosBusy ? <p className="text-center text-xs text-muted-foreground">Préparation des photos…</p> : null}
           {Object.keys(errors).length > 0 ? (
             <p className="text-center text-xs text-destructive" role="alert">
               {Object.keys(errors).length === 1 ? '1 point à corriger' : `${Object.keys(errors).length} points à corriger`} : {Object.values(errors)[0] ?? REPORT_MESSAGES.outcomeRequired}

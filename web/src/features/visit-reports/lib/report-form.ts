@@ -57,9 +57,10 @@ export function emptyForm(now: Date = new Date()): ReportForm {
   };
 }
 
-type Values = Partial<Omit<ReportValuesInput, 'checklist'>> & { checklist?: Record<string, string> };
+type Values = Partial<Omit<ReportValuesInput, 'checklist'>> & { checklist?: Record<string, string | null | undefined> };
 
-function fromValues(values: Values, photos: string[]): ReportForm {
+/** The form from report values (a server draft, a saved report or a request waiting on the phone) and its photos. */
+export function fromValues(values: Values, photos: string[]): ReportForm {
   const base = emptyForm();
   return {
     visitedAt: values.visitedAt ? toLocalInput(new Date(values.visitedAt)) : base.visitedAt,
