@@ -244,3 +244,12 @@ export async function findApplication(tx: DbOrTx, applicationId: string) {
     .limit(1);
   return row ?? null;
 }
+
+export async function listVisitParts(tx: DbOrTx, missionId: string, technicianId: string) {
+  return tx
+    .select({ itemLabel: shipmentParts.itemLabel })
+    .from(shipmentParts)
+    .innerJoin(shipments, eq(shipments.id, shipmentParts.shipmentId))
+    .where(and(eq(shipmentParts.missionId, missionId), eq(shipments.technicianId, technicianId), ne(shipments.status, 'cancelled')))
+    .orderBy(asc(shipmentParts.kind), asc(shipmentParts.id));
+}

@@ -281,3 +281,9 @@ export async function getApplicationParts(db: Db, applicationId: string): Promis
   }
   return [...byMission.values()];
 }
+
+/** The item labels sent for one visit to its technician (live parcels): the report's « consommables remplacés » start. */
+export async function listPartsComingForVisit(db: DbOrTx, { missionId, technicianId }: { missionId: string; technicianId: string }): Promise<string[]> {
+  const rows = await repo.listVisitParts(db, missionId, technicianId);
+  return [...new Set(rows.map((r) => r.itemLabel))];
+}

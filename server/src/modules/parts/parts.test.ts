@@ -11,6 +11,7 @@ import {
   workPartsSchema,
   type LotParts,
 } from '@maillon/common/schemas/parts';
+import { visitReportContextSchema } from '@maillon/common/schemas/visit-reports';
 import { devices, lotPartShipments, missionBatches, missions, shipmentParts, shipments, technicianMissionData, visitReports } from '../../db/schema';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 import { dayFromToday, makeLotWithDevices } from '../../../test/device-fixtures';
@@ -243,6 +244,13 @@ describe('« Créer le colis »', () => {
       ['battery', 'draft'],
     ]);
     expect((await as(ctx.app, otherCookie)({ method: 'GET', url: `/api/applications/${lot.applicationId}/parts` })).statusCode).toBe(404);
+    // The visit report starts « consommables remplacés » from them.
+    const report = await as(ctx.app, techCookie)({ method: 'GET', url: `/api/missions/${lot.missionIds[0]}/visit-report` });
+    expect(report.statusCode).toBe(200);
+    expect(visitReportContextSchema.parse(report.json()).partsComing).toEqual([
+      'Électrodes Zoll CPR-D-padz (AED Plus)',
+      'Piles lithium CR123A x10 pour Zoll AED Plus',
+    ]);
 
     const shipped = await admin()({ method: 'PATCH', url: `/api/shipments/${a.shipment.id}/ship` });
     expect(shipped.statusCode).toBe(200);

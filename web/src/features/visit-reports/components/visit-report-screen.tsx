@@ -108,7 +108,7 @@ export function VisitReportScreen({ missionId, technicianId, backHref }: ScreenP
 function ReportEditor({ context, missionId, technicianId, backHref, refetch }: ScreenProps & { context: VisitReportContext; refetch: () => void }) {
   const ids = { visitedAt: useId(), observations: useId(), signer: useId(), signature: useId(), reason: useId(), battery: useId(), adult: useId(), pediatric: useId(), outcome: useId(), pediatricPresence: useId() };
   const [reportId] = useState(() => context.report?.id ?? newId());
-  const [form, setForm] = useState<ReportForm>(() => formFromReport(context.report));
+  const [form, setForm] = useState<ReportForm>(() => formFromReport(context.report, context.partsComing));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saveState, setSaveState] = useState<SaveState>('idle');
   const [savedAt, setSavedAt] = useState<Date | null>(context.report?.draft ? new Date(context.report.draft.updatedAt) : null);
