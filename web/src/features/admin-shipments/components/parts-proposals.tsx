@@ -30,7 +30,7 @@ export function PartsProposals() {
               </span>
             </div>
             <ParcelDueBadge parts={p} />
-            {p.shipment ? <Badge variant="secondary">Colis : {SHIPMENT_STATUS_LABELS[p.shipment.status]}</Badge> : null}
+            {p.shipment && !p.shipped ? <Badge variant="secondary">Colis : {SHIPMENT_STATUS_LABELS[p.shipment.status]}</Badge> : null}
             <ProposedParcelDialog
               batchId={p.batchId}
               title={p.title}

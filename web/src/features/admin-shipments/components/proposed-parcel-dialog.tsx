@@ -74,7 +74,9 @@ function ProposalBody({ parts }: { parts: LotParts }) {
           <dd className="font-medium">{parts.marginDays} jours</dd>
         </div>
       </dl>
-      <ParcelDueBadge parts={parts} />
+      <div className="-mt-2">
+        <ParcelDueBadge parts={parts} />
+      </div>
 
       <section aria-labelledby={`parts-items-${parts.batchId}`} className="grid gap-2">
         <h3 id={`parts-items-${parts.batchId}`} className="font-semibold">
