@@ -168,6 +168,10 @@ test('parts: the admin selects a technician, creates and ships the proposed parc
   await dialog.getByRole('button', { name: 'Créer le colis' }).click();
   await expect(page.getByText('Colis créé en brouillon', { exact: true })).toBeVisible();
   await expect(dialog.getByText('Brouillon')).toBeVisible();
+  // The lot card carries the badge too: the parcel should leave 7 days before the first visit.
+  await dialog.getByRole('button', { name: 'Fermer' }).click();
+  await expect(card.getByText(`À expédier avant le ${dayInFuture(3).split('-').reverse().join('/')}`)).toBeVisible();
+  await card.getByRole('button', { name: 'Colis proposé' }).click();
   // Creating again answers the same parcel: the API says so, and there is one parcel for the lot.
   const again = await lot.admin.post(`/api/admin/mission-batches/${lot.batchId}/parts/shipment`);
   expect(again.status()).toBe(200);
@@ -180,7 +184,9 @@ test('parts: the admin selects a technician, creates and ships the proposed parc
   await expect(dialog.getByText('Colis expédié')).toBeVisible();
   await expect(dialog.getByText('Aucune pour l’instant : elles apparaissent après les rapports de visite.')).toBeVisible();
   await page.screenshot({ path: `${SCREENS_DIR}/parts-admin-shipped.png` });
-  await page.keyboard.press('Escape');
+  await dialog.getByRole('button', { name: 'Fermer' }).click();
+  await expect(card.getByText('Colis expédié')).toBeVisible();
+  await snap(page, 'parts-admin-lot-card');
 
   // Expéditions lists the lot's proposal and the parcel, editable as any other.
   await page.goto(`/admin/dashboard?tab=shipments&batchId=${lot.batchId}`);

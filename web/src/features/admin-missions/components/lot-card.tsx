@@ -149,7 +149,7 @@ export function LotCard({ lot, search, selection, onEdit, onAts, onEditMission, 
         ) : null}
       </div>
 
-      <div className="mt-auto flex flex-wrap gap-2 border-t px-4 py-3">
+      <div className="mt-auto flex flex-wrap items-center gap-2 border-t px-4 py-3">
         <Button size="sm" variant="outline" onClick={() => onEdit(lot)}>
           <Pencil aria-hidden="true" /> Modifier
         </Button>
