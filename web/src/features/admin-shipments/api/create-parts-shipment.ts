@@ -17,6 +17,8 @@ export function useCreatePartsShipment() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: adminShipmentsQueryKey }),
         queryClient.invalidateQueries({ queryKey: queryKeys.adminCounts }),
+        // « Voir Colis » appears on the lot card.
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminLots }),
       ]),
   });
 }
