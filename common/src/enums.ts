@@ -120,3 +120,12 @@ export type VisitOutcome = (typeof VISIT_OUTCOMES)[number];
 /** Where the device is (schema-dae `acc`). */
 export const DEVICE_ACCESS = ['Intérieur', 'Extérieur'] as const;
 export type DeviceAccess = (typeof DEVICE_ACCESS)[number];
+
+/** The consumables a parcel replaces on a defibrillator (issue 20), in the order the admin reads them. */
+export const CONSUMABLE_KINDS = ['battery', 'adult_pads', 'pediatric_pads'] as const;
+export type ConsumableKind = (typeof CONSUMABLE_KINDS)[number];
+export const CONSUMABLE_KIND_LABELS: Record<ConsumableKind, string> = {
+  battery: 'Batterie',
+  adult_pads: 'Électrodes adulte',
+  pediatric_pads: 'Électrodes pédiatriques',
+};

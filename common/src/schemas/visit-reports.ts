@@ -201,6 +201,8 @@ export const visitReportContextSchema = z.object({
     })
     .nullable(),
   report: visitReportSchema.nullable(),
+  /** Parts sent for this device in the lot's live parcels (issue 20): « consommables remplacés » starts from them. */
+  partsComing: z.array(z.string()),
 });
 export type VisitReportContext = z.infer<typeof visitReportContextSchema>;
 

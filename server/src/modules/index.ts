@@ -15,6 +15,7 @@ import { learningResourcesRoutes } from './learning-resources/learning-resources
 import { missionBatchesRoutes } from './mission-batches/mission-batches.routes';
 import { moneyRoutes } from './money/money.routes';
 import { parcelsRoutes } from './parcels/parcels.routes';
+import { partsRoutes } from './parts/parts.routes';
 import { payoutBatchesRoutes } from './payout-batches/payout-batches.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { statementsRoutes } from './statements/statements.routes';
@@ -44,4 +45,5 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   appointmentsRoutes,
   devicesRoutes,
   visitReportsRoutes,
+  partsRoutes,
 ];

@@ -50,6 +50,7 @@ export const OWNERSHIP: Record<string, OwnerRule> = {
   'PATCH /api/applications/:id/cancel': param('application'),
   'POST /api/applications/:id/sort-route': param('application'),
   'GET /api/applications/:id/route-map': param('application'),
+  'GET /api/applications/:id/parts': param('application'),
   'GET /api/files/:id': param('file'),
   'GET /api/invoices/:invoiceId/fiscal-receipt': param('invoice', 'invoiceId'),
   'POST /api/invoice/:id/submit': param('invoice'),

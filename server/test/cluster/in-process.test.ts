@@ -4,8 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { testConfig } from '../../src/config';
 import { buildApp } from '../../src/app';
 import { openPostgres, type Database } from '../../src/db/client';
-import { missionBatches } from '../../src/db/schema';
+import { eq } from 'drizzle-orm';
+import { devices, missionBatches, missions, shipments } from '../../src/db/schema';
 import { CHANGE_FEED_APPLICATION } from '../../src/lib/change-feed/postgres';
+import { dayFromToday, makeLotWithDevices } from '../device-fixtures';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../helpers';
 
 /**
@@ -114,5 +116,23 @@ describe('two apps with their own pools on one PostgreSQL database', () => {
     } finally {
       await admin.end();
     }
+  });
+
+  it('« Créer le colis » asked of both instances at once creates one parcel (issue 20)', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['CL-9001'] });
+    const [mission] = await ctx.db.select({ deviceId: missions.deviceId }).from(missions).where(eq(missions.id, lot.missionIds[0]!));
+    await ctx.db.update(devices).set({ batteryExpiry: dayFromToday(10) }).where(eq(devices.id, mission!.deviceId!));
+    const url = `/api/admin/mission-batches/${lot.batchId}/parts/shipment`;
+    const answers = await Promise.all([
+      as(ctx.app, adminCookie)({ method: 'POST', url }),
+      as(appB, adminCookie)({ method: 'POST', url }),
+      as(ctx.app, adminCookie)({ method: 'POST', url }),
+      as(appB, adminCookie)({ method: 'POST', url }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 201]);
+    const ids = new Set(answers.map((a) => (a.json() as { shipment: { id: string } }).shipment.id));
+    expect(ids.size).toBe(1);
+    const rows = await ctx.db.select({ id: shipments.id }).from(shipments).where(eq(shipments.batchId, lot.batchId));
+    expect(rows.map((r) => r.id)).toEqual([...ids]);
   });
 });

@@ -11,6 +11,7 @@ import {
   learningResources,
   missionBatches,
   missions,
+  modelConsumables,
   payoutBatchLines,
   payoutBatches,
   resourceViews,
@@ -46,7 +47,8 @@ export type EntityKind =
   | 'feedToken'
   | 'device'
   | 'report'
-  | 'photo';
+  | 'photo'
+  | 'consumable';
 export type Ids = Record<EntityKind, string>;
 
 export interface World {
@@ -119,6 +121,8 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     .returning();
   const photoId = crypto.randomUUID();
   await db.insert(visitReportPhotos).values({ id: photoId, reportId: report!.id, fileId: photoFileId, sha256: '0'.repeat(64), width: 1, height: 1, size: photoBytes.length });
+  // A reference consumable of a model (seeded by the migration; admin routes only).
+  const [consumable] = await db.select({ id: modelConsumables.id }).from(modelConsumables).limit(1);
   const ids: Ids = {
     technician: technician.id,
     user: user.id,
@@ -138,6 +142,7 @@ async function technicianWorld(db: Db, uploadsDir: string, label: string, resour
     device: deviceId,
     report: report!.id,
     photo: photoId,
+    consumable: consumable!.id,
   };
   return { email: technician.email, ids };
 }
@@ -202,6 +207,7 @@ const SEGMENT_KIND: Record<string, EntityKind> = {
   emails: 'email',
   devices: 'device',
   'visit-reports': 'report',
+  consumables: 'consumable',
 };
 const NAME_KIND: Record<string, EntityKind> = {
   missionId: 'mission',

@@ -12,4 +12,8 @@ export const queryKeys = {
   parcels: (technicianId: string) => ['shipments', technicianId, 'mine'] as const,
   /** The lots open to applications (every filter and page below this prefix). */
   availableLots: ['mission-batches', 'available'] as const,
+  /** The admin's parcels and the lots' proposed parcels (issue 20): a new recruit changes them. */
+  adminShipments: ['admin', 'shipments'] as const,
+  /** The admin's lots (their « Voir Colis » follows the parcels). */
+  adminLots: ['admin', 'mission-batches'] as const,
 };

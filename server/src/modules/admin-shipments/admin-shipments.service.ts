@@ -181,7 +181,8 @@ async function assertMissionInLot(tx: DbOrTx, missionId: string | null | undefin
   }
 }
 
-async function getShipmentView(tx: DbOrTx, id: string): Promise<Shipment> {
+/** One parcel as the admin reads it. */
+export async function getShipmentView(tx: DbOrTx, id: string): Promise<Shipment> {
   const [row] = await tx
     .select({ shipment: shipments, technicianName })
     .from(shipments)
@@ -197,7 +198,12 @@ async function getShipmentView(tx: DbOrTx, id: string): Promise<Shipment> {
  * point, the carrier Mondial Relay, the mission title the lot's title; the date defaults to today.
  */
 export async function createShipment(db: Db, input: CreateShipmentRequest): Promise<Shipment> {
-  return db.transaction(async (tx) => {
+  return db.transaction((tx) => createShipmentIn(tx, input));
+}
+
+/** The same in the caller's transaction (the parts module creates a lot's proposed parcel with its parts). */
+export async function createShipmentIn(tx: DbOrTx, input: CreateShipmentRequest): Promise<Shipment> {
+  {
     const recipient = await resolveRecipient(tx, input.batchId);
     await assertMissionInLot(tx, input.missionId, input.batchId);
     const [row] = await tx
@@ -217,7 +223,7 @@ export async function createShipment(db: Db, input: CreateShipmentRequest): Prom
       })
       .returning({ id: shipments.id });
     return getShipmentView(tx, row!.id);
-  });
+  }
 }
 
 /** Edit modal: any field, and the status freely among the four (delivery date kept in step with the status). */

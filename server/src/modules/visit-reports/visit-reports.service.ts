@@ -1,3 +1,4 @@
+import { listPartsComingForVisit } from '../parts/parts.service';
 import { SITE_INACCESSIBLE, type DeviceState, type VisitOutcome } from '@maillon/common/enums';
 import { describeOpeningHours, formatDay, parisDay, REPORT_MESSAGES, VISIT_PHOTOS_MAX } from '@maillon/common/device-rules';
 import { formatDate } from '@maillon/common/format';
@@ -153,6 +154,7 @@ export async function getVisitReportContext(db: Db, storage: ObjectStorage, { au
         }
       : null,
     report: report ? await toReport(db, storage, report) : null,
+    partsComing: await listPartsComingForVisit(db, ids),
   };
 }
 

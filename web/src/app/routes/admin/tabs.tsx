@@ -13,7 +13,7 @@ interface AdminTabDefinition {
 
 export const ADMIN_TAB_DEFINITIONS: AdminTabDefinition[] = [
   { id: 'missions-draft', label: 'Suggestions', icon: <ClipboardList />, countKey: 'suggestions', Component: lazy(() => import('@/features/admin-moderation/components/moderation-tab').then((m) => ({ default: m.ModerationTab }))) },
-  { id: 'missions-active', label: 'Missions & Lots', icon: <Layers />, countKey: 'missionsLots', Component: lazy(() => import('@/features/admin-missions/components/missions-tab').then((m) => ({ default: m.MissionsTab }))) },
+  { id: 'missions-active', label: 'Missions & Lots', icon: <Layers />, countKey: 'missionsLots', Component: lazy(() => import('./missions-tab').then((m) => ({ default: m.MissionsWithPartsTab }))) },
   { id: 'missions-completed', label: 'Missions terminées', icon: <CheckCircle2 />, Component: lazy(() => import('@/features/admin-missions/components/completed-missions-tab').then((m) => ({ default: m.CompletedMissionsTab }))) },
   { id: 'technicians', label: 'Techniciens', icon: <Users />, countKey: 'techniciens', Component: lazy(() => import('@/features/admin-technicians/components/technicians-tab').then((m) => ({ default: m.TechniciansTab }))) },
   { id: 'invoices', label: 'Factures & virements', icon: <Euro />, countKey: 'facturesVirements', Component: lazy(() => import('./invoices-tab').then((m) => ({ default: m.InvoicesAndPayoutsTab }))) },

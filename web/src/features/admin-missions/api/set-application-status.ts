@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApplicationWithTechnician } from '@maillon/common/schemas/admin-missions';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import { adminMissionsKeys, invalidateMissionsAndLots } from './keys';
 
 /** PATCH /api/applications/{id}/status: Sélectionner (Recruté) or Refuser (Refusé). */
@@ -13,6 +14,11 @@ export function useSetApplicationStatus() {
   return useMutation({
     mutationFn: setApplicationStatus,
     onSettled: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: adminMissionsKeys.applications }), invalidateMissionsAndLots(queryClient)]),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminMissionsKeys.applications }),
+        invalidateMissionsAndLots(queryClient),
+        // The selected technician receives the lot's proposed parcel.
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminShipments }),
+      ]),
   });
 }

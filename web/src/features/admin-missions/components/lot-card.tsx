@@ -53,10 +53,12 @@ interface LotCardProps {
   onEdit: (lot: AdminBatch) => void;
   onAts: (lot: AdminBatch) => void;
   onEditMission: (mission: Mission) => void;
+  /** Actions composed by the app (the « Colis proposé » of the shipments feature). */
+  extraActions?: React.ReactNode;
 }
 
 /** An active lot: price "Offre HT pour 100%", server figures, Modifier, Supprimer, ATS, Voir Colis. */
-export function LotCard({ lot, search, selection, onEdit, onAts, onEditMission }: LotCardProps) {
+export function LotCard({ lot, search, selection, onEdit, onAts, onEditMission, extraActions }: LotCardProps) {
   const [open, setOpen] = useState(false);
   const remove = useDeleteBatch();
   const visible = lot.visibility === 'visible';
@@ -147,7 +149,7 @@ export function LotCard({ lot, search, selection, onEdit, onAts, onEditMission }
         ) : null}
       </div>
 
-      <div className="mt-auto flex flex-wrap gap-2 border-t px-4 py-3">
+      <div className="mt-auto flex flex-wrap items-center gap-2 border-t px-4 py-3">
         <Button size="sm" variant="outline" onClick={() => onEdit(lot)}>
           <Pencil aria-hidden="true" /> Modifier
         </Button>
@@ -172,6 +174,7 @@ export function LotCard({ lot, search, selection, onEdit, onAts, onEditMission }
             </Link>
           </Button>
         ) : null}
+        {extraActions}
         <Button size="sm" variant="ghost" className="ml-auto" aria-expanded={open} onClick={() => setOpen(!open)}>
           Missions ({lot.defibrillatorsSum}) <ChevronDown className={cn('transition-transform', open && 'rotate-180')} aria-hidden="true" />
         </Button>

@@ -48,7 +48,7 @@ function useSelection(): Selection & { ids: string[]; clear: () => void } {
 }
 
 /** Missions & Lots: "À trier", the lot cards, the system lot, Terminés; Organiser, Créer un lot, ATS. */
-export function MissionsTab() {
+export function MissionsTab({ lotActions }: { lotActions?: (lot: AdminBatch) => React.ReactNode } = {}) {
   const [subTab, setSubTab] = useState<SubTab>('active');
   const [view, setView] = useState<View>('list');
   const [searchText, setSearchText] = useState('');
@@ -136,6 +136,7 @@ export function MissionsTab() {
         <>
           <UnsortedSection key={`unsorted-${search}`} search={search} selection={selection} onEditMission={setEditMission} />
           <ActiveLots
+            lotActions={lotActions}
             key={`lots-${search}`}
             search={search}
             selection={selection}
@@ -235,9 +236,10 @@ interface ActiveLotsProps {
   onAts: (lot: AdminBatch) => void;
   onEditMission: (m: Mission) => void;
   onCreate: () => void;
+  lotActions?: ((lot: AdminBatch) => React.ReactNode) | undefined;
 }
 
-function ActiveLots({ search, selection, onEdit, onAts, onEditMission, onCreate }: ActiveLotsProps) {
+function ActiveLots({ search, selection, onEdit, onAts, onEditMission, onCreate, lotActions }: ActiveLotsProps) {
   const [offset, setOffset] = useState(0);
   const lots = useBatches({ search: search || undefined, limit: LOTS_PAGE_SIZE, offset });
 
@@ -265,7 +267,7 @@ function ActiveLots({ search, selection, onEdit, onAts, onEditMission, onCreate 
         <>
           <div className="grid items-start gap-4 xl:grid-cols-2">
             {lots.data.items.map((lot) => (
-              <LotCard key={lot.id} lot={lot} search={search} selection={selection} onEdit={onEdit} onAts={onAts} onEditMission={onEditMission} />
+              <LotCard key={lot.id} lot={lot} search={search} selection={selection} onEdit={onEdit} onAts={onAts} onEditMission={onEditMission} extraActions={lotActions?.(lot)} />
             ))}
           </div>
           <Pager offset={offset} limit={LOTS_PAGE_SIZE} total={lots.data.total} onChange={setOffset} label="Pages des lots" />

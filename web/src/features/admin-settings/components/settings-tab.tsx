@@ -12,6 +12,7 @@ import { useLogout } from '@/features/auth/api/logout';
 import { useAdminSettings } from '../api/get-admin-settings';
 import { AuditTrail } from './audit-trail';
 import { OutboxEmails } from './outbox-emails';
+import { PartsSettingsSection } from './parts-settings';
 
 const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' });
 const number = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
@@ -194,6 +195,8 @@ export function SettingsTab() {
             </CardContent>
           </Card>
         </section>
+
+        <PartsSettingsSection />
 
         <section aria-labelledby="settings-audit" className="grid gap-4">
           <h2 id="settings-audit" className="text-lg font-semibold">

@@ -52,7 +52,7 @@ export function ShipmentCard({ shipment: s, busy, onShip, onCancel, onEdit }: Sh
         <p className="flex items-start gap-2 [&_svg]:mt-0.5 [&_svg]:size-4 [&_svg]:shrink-0 [&_svg]:text-muted-foreground">
           <Package aria-hidden="true" />
           <span className="sr-only">Contenu : </span>
-          <span className={s.content ? '' : 'text-muted-foreground'}>{s.content || 'Contenu non précisé'}</span>
+          <span className={s.content ? 'whitespace-pre-line' : 'text-muted-foreground'}>{s.content || 'Contenu non précisé'}</span>
         </p>
         <p className="flex items-center gap-2 text-muted-foreground [&_svg]:size-4 [&_svg]:shrink-0">
           <Truck aria-hidden="true" />

@@ -15,6 +15,7 @@ import { useCancelShipment } from '../api/cancel-shipment';
 import { useShipmentSummary } from '../api/get-shipment-summary';
 import { SHIPMENTS_PAGE_SIZE, useShipments } from '../api/get-shipments';
 import { useShipShipment } from '../api/ship-shipment';
+import { PartsProposals } from './parts-proposals';
 import { ShipmentCard } from './shipment-card';
 import { ShipmentFormDialog } from './shipment-form-dialog';
 
@@ -89,6 +90,8 @@ export function ShipmentsTab() {
           </Button>
         }
       />
+
+      <PartsProposals />
 
       <form
         role="search"

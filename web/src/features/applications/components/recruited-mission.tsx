@@ -24,6 +24,7 @@ import { useCompleteApplication } from '../api/work-complete-application';
 import { applicationWorkQueryKey, useApplicationWork } from '../api/work-get-application-work';
 import { deviceTarget } from '../api/work-save-progress';
 import { lotCommentTarget } from '../api/work-save-technician-comment';
+import { useApplicationParts } from '../api/work-get-parts';
 import { useSortRoute } from '../api/work-sort-route';
 import { AdminComment, ApplicationStatusBadge, Fact, formatAppliedAt } from './application-details';
 import { WorkDeviceCard, type DeviceOverlay } from './work-device-card';
@@ -133,6 +134,9 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
   const headingId = useId();
   const queryClient = useQueryClient();
   const work = useApplicationWork(technician.id, application.id);
+  // Parts coming for each device: an extra the view shows when it can (offline, the cards simply show none).
+  const parts = useApplicationParts(technician.id, application.id);
+  const partsByMission = new Map((parts.data ?? []).map((entry) => [entry.missionId, entry.parts]));
   const [route, setRoute] = useState<SortRouteResponse | null>(null);
   const sortRoute = useSortRoute(technician.id, application.id);
   const complete = useCompleteApplication();
@@ -323,6 +327,7 @@ export function RecruitedMission({ application, technician }: RecruitedMissionPr
                     editable={recruited}
                     leg={legs.get(mission.id)}
                     overlay={overlays.get(deviceTarget(mission.id))}
+                    parts={partsByMission.get(mission.id)}
                     onChanged={refresh}
                   />
                 ))}

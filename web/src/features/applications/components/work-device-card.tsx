@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { CheckCircle2, ChevronDown, ClipboardCheck, MapPin, Navigation, Phone } from 'lucide-react';
+import { CheckCircle2, ChevronDown, ClipboardCheck, MapPin, Navigation, Package, Phone } from 'lucide-react';
+import { CONSUMABLE_KIND_LABELS } from '@maillon/common/enums';
+import type { WorkParts } from '@maillon/common/schemas/parts';
 import { formatDate, formatDistance, formatDuration } from '@maillon/common/format';
 import type { RouteStop, WorkMission } from '@maillon/common/schemas/field-work';
 import { PendingMark } from '@/components/offline/pending-mark';
@@ -46,14 +48,26 @@ interface WorkDeviceCardProps {
   /** Leg from the previous stop, after "Trier pour économiser ma route". */
   leg: RouteStop | undefined;
   overlay: DeviceOverlay | undefined;
+  /** Parts coming for this device in the lot's parcels (issue 20). */
+  parts?: WorkParts[number]['parts'] | undefined;
   onChanged: () => void;
+}
+
+const PARCEL_STATE = { draft: 'colis en préparation', in_transit: 'colis en route', delivered: 'colis reçu', cancelled: 'colis annulé' } as const;
+
+/** « 2 pièces · colis reçu »: the least advanced parcel decides (everything is received only when all are). */
+function partsSummary(parts: NonNullable<WorkDeviceCardProps['parts']>) {
+  const order = ['draft', 'in_transit', 'delivered'] as const;
+  const state = order.find((status) => parts.some((p) => p.shipmentStatus === status)) ?? 'delivered';
+  return { count: parts.length, state, received: state === 'delivered' };
 }
 
 /**
  * One device of the lot (spec §2 Recruté view), compact for a phone (decision 023): one row with the route order, the
  * site, its status and planned date, and one-tap call and directions; a tap opens today's full card.
  */
-export function WorkDeviceCard({ mission, index, technicianId, editable, leg, overlay, onChanged }: WorkDeviceCardProps) {
+export function WorkDeviceCard({ mission, index, technicianId, editable, leg, overlay, parts, onChanged }: WorkDeviceCardProps) {
+  const coming = parts && parts.length > 0 ? partsSummary(parts) : null;
   const titleId = useId();
   const detailsId = useId();
   const [expanded, setExpanded] = useState(false);
@@ -107,6 +121,12 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
                     {siteAnswer.label}
                   </Badge>
                 ) : null}
+                {coming ? (
+                  <Badge variant={coming.received ? 'success' : 'info'} className="px-1.5 py-0">
+                    <Package className="size-3" aria-hidden="true" />
+                    {coming.count} pièce{coming.count > 1 ? 's' : ''} · {PARCEL_STATE[coming.state]}
+                  </Badge>
+                ) : null}
                 {overlay?.waiting ? <PendingMark /> : null}
               </span>
             </span>
@@ -135,6 +155,21 @@ export function WorkDeviceCard({ mission, index, technicianId, editable, leg, ov
               </span>
               <h4 className="break-words font-semibold leading-snug">{mission.title}</h4>
             </div>
+
+            {parts && parts.length > 0 ? (
+              <section aria-label="Pièces prévues pour ce défibrillateur" className="grid gap-1 rounded-md bg-info-soft/40 px-3 py-2 text-sm">
+                <p className="flex items-center gap-1.5 font-medium">
+                  <Package className="size-4 text-info" aria-hidden="true" /> Pièces prévues
+                </p>
+                <ul className="grid gap-0.5">
+                  {parts.map((part) => (
+                    <li key={`${part.shipmentId}-${part.kind}`} className="break-words">
+                      {part.itemLabel} <span className="text-muted-foreground">({CONSUMABLE_KIND_LABELS[part.kind].toLowerCase()}, {PARCEL_STATE[part.shipmentStatus]})</span>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
 
             <dl className="grid gap-1.5 text-sm">
               <div className="flex flex-wrap gap-x-1.5">

@@ -127,7 +127,7 @@ export function VisitReportScreen({ missionId, technicianId, backHref }: ScreenP
 function ReportEditor({ context, local, missionId, technicianId, backHref, reload }: ScreenProps & { context: VisitReportContext; local: LocalReport; reload: () => void }) {
   const ids = { visitedAt: useId(), observations: useId(), signer: useId(), signature: useId(), reason: useId(), battery: useId(), adult: useId(), pediatric: useId(), outcome: useId(), pediatricPresence: useId() };
   const [reportId] = useState(() => context.report?.id ?? local.reportId ?? newId());
-  const [form, setForm] = useState<ReportForm>(() => initialForm(context.report, local));
+  const [form, setForm] = useState<ReportForm>(() => initialForm(context.report, local, context.partsComing));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saveState, setSaveState] = useState<SaveState>('idle');
   const [savedAt, setSavedAt] = useState<Date | null>(context.report?.draft ? new Date(context.report.draft.updatedAt) : null);

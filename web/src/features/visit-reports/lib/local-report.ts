@@ -51,8 +51,8 @@ export function localReport(missionId: string, changes: readonly LocalChange[]):
  * server's draft or report; photos taken here since the last draft are added, removed ones left out. Nothing typed is
  * lost by a reload, online or not.
  */
-export function initialForm(report: VisitReport | null, local: LocalReport): ReportForm {
-  const base = local.values ? fromValues(local.values, local.values.photoIds ?? []) : formFromReport(report);
+export function initialForm(report: VisitReport | null, local: LocalReport, partsComing: readonly string[] = []): ReportForm {
+  const base = local.values ? fromValues(local.values, local.values.photoIds ?? []) : formFromReport(report, partsComing);
   const added = local.photos.map((photo) => photo.id).filter((id) => !base.photoIds.includes(id));
   return { ...base, photoIds: [...base.photoIds, ...added].filter((id) => !local.removedPhotos.has(id)) };
 }

@@ -40,6 +40,12 @@ describe('report form', () => {
     expect(Math.abs(new Date(form.visitedAt).getTime() - Date.now())).toBeLessThan(120_000);
   });
 
+  it('starts « consommables remplacés » from the parts sent for the device, but never over a saved report', () => {
+    const coming = ['Batterie Zoll AED 3', 'Électrodes Zoll CPR Uni-padz (AED 3)'];
+    expect(formFromReport(null, coming).consumablesReplaced).toEqual(coming);
+    expect(formFromReport(saved, coming).consumablesReplaced).toEqual(saved.consumablesReplaced);
+  });
+
   it('takes the draft over the saved report, and keeps photos sent after the draft', () => {
     const extra = '0b7c8c2e-8f0a-4a53-9a3b-2b1f4f7f9a05';
     const form = formFromReport({

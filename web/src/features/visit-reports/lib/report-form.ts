@@ -81,9 +81,12 @@ export function fromValues(values: Values, photos: string[]): ReportForm {
   };
 }
 
-/** The form from the server: the draft being typed if any, else the saved report, else an empty form. */
-export function formFromReport(report: VisitReport | null): ReportForm {
-  if (!report) return emptyForm();
+/**
+ * The form from the server: the draft being typed if any, else the saved report, else an empty form whose « consommables
+ * remplacés » start from the parts sent for this device (issue 20).
+ */
+export function formFromReport(report: VisitReport | null, partsComing: readonly string[] = []): ReportForm {
+  if (!report) return { ...emptyForm(), consumablesReplaced: [...partsComing] };
   const saved = report.photos.map((photo) => photo.id);
   if (report.draft) {
     const ordered = report.draft.values.photoIds.filter((id) => saved.includes(id));
@@ -91,7 +94,7 @@ export function formFromReport(report: VisitReport | null): ReportForm {
     return fromValues(report.draft.values, [...ordered, ...saved.filter((id) => !ordered.includes(id))]);
   }
   if (report.status === 'final') return fromValues(report, saved);
-  return { ...emptyForm(), photoIds: saved };
+  return { ...emptyForm(), consumablesReplaced: [...partsComing], photoIds: saved };
 }
 
 /** The request body of a draft or of the complete report. */

@@ -1,0 +1,289 @@
+import { addDaysToDay, parisDay } from '@maillon/common/device-rules';
+import { CONSUMABLE_KINDS, type ConsumableKind } from '@maillon/common/enums';
+import { NO_RELAY_POINT } from '@maillon/common/schemas/shipments';
+import {
+  consumableModelKey,
+  DEFAULT_EXPIRY_MARGIN_DAYS,
+  DEFAULT_SHIP_DAYS_BEFORE_VISIT,
+  PARTS_MESSAGES,
+  type Consumable,
+  type ConsumableRequest,
+  type CreatePartsShipmentResponse,
+  type LotParts,
+  type LotPartsDevice,
+  type LotPartsSummary,
+  type PartsSettings,
+  type ProposedItem,
+  type UnusedPart,
+  type WorkParts,
+} from '@maillon/common/schemas/parts';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { createShipmentIn, getShipmentView } from '../admin-shipments/admin-shipments.service';
+import * as repo from './parts.repository';
+
+/** Parts follow expiry dates (issue 20, docs/decisions/026): computed on read from the registry, never stored. */
+
+// ---------- Réglages ----------
+
+export async function getPartsSettings(tx: DbOrTx): Promise<PartsSettings> {
+  const row = await repo.findSettings(tx);
+  return {
+    expiryMarginDays: row?.expiryMarginDays ?? DEFAULT_EXPIRY_MARGIN_DAYS,
+    shipDaysBeforeVisit: row?.shipDaysBeforeVisit ?? DEFAULT_SHIP_DAYS_BEFORE_VISIT,
+  };
+}
+
+export async function savePartsSettings(db: Db, input: PartsSettings): Promise<PartsSettings> {
+  await repo.upsertSettings(db, input);
+  return getPartsSettings(db);
+}
+
+// ---------- Consumables per model ----------
+
+function toConsumable(row: NonNullable<Awaited<ReturnType<typeof repo.findConsumable>>>): Consumable {
+  return { id: row.id, manufacturer: row.manufacturer, model: row.model, kind: row.kind, itemLabel: row.itemLabel };
+}
+
+export async function listConsumables(db: Db): Promise<Consumable[]> {
+  return (await repo.listConsumables(db)).map(toConsumable);
+}
+
+const DUPLICATE = 'Ce modèle a déjà une pièce pour ce consommable : modifiez-la';
+
+export async function createConsumable(db: Db, input: ConsumableRequest): Promise<Consumable> {
+  const id = await repo.insertConsumable(db, { ...input, modelKey: consumableModelKey(input.manufacturer, input.model) });
+  if (!id) throw new AppError('ALREADY_EXISTS', DUPLICATE, { kind: DUPLICATE });
+  return toConsumable((await repo.findConsumable(db, id))!);
+}
+
+export async function updateConsumable(db: Db, id: string, input: ConsumableRequest): Promise<Consumable> {
+  return db.transaction(async (tx) => {
+    if (!(await repo.findConsumable(tx, id))) throw new AppError('NOT_FOUND', 'Pièce de référence introuvable');
+    const modelKey = consumableModelKey(input.manufacturer, input.model);
+    const other = await repo.findConsumableIdByKey(tx, modelKey, input.kind);
+    if (other && other !== id) throw new AppError('ALREADY_EXISTS', DUPLICATE, { kind: DUPLICATE });
+    await repo.updateConsumable(tx, id, { ...input, modelKey });
+    return toConsumable((await repo.findConsumable(tx, id))!);
+  });
+}
+
+export async function deleteConsumable(db: Db, id: string): Promise<void> {
+  if (!(await repo.deleteConsumable(db, id))) throw new AppError('NOT_FOUND', 'Pièce de référence introuvable');
+}
+
+// ---------- Needs per lot and the proposed parcel ----------
+
+type Visit = Awaited<ReturnType<typeof repo.listLotVisits>>[number];
+
+function dayOf(date: Date | null): string | null {
+  return date ? parisDay(date) : null;
+}
+
+/** What one device needs: each consumable expiring before its reference day + the margin, by its model's part. */
+function deviceNeeds(
+  visit: Visit,
+  { itemsByKey, marginDays, deadline, today }: { itemsByKey: Map<string, string>; marginDays: number; deadline: string | null; today: string },
+): LotPartsDevice {
+  const visitDay = dayOf(visit.plannedVisitDate);
+  const referenceDate = visitDay ?? deadline ?? today;
+  const referenceSource = visitDay ? 'visit' : deadline ? 'deadline' : 'today';
+  const base = {
+    missionId: visit.missionId,
+    deviceId: visit.deviceId,
+    serialNumber: visit.serialNumber ?? visit.missionSerial,
+    siteName: visit.siteName ?? visit.clientName,
+    referenceDate,
+    referenceSource,
+  } as const;
+  if (!visit.deviceId) {
+    return { ...base, model: visit.missionModel, needs: [], toCheck: [{ kind: null, reason: PARTS_MESSAGES.notInRegistry }] };
+  }
+  const model = [visit.manufacturer, visit.model].filter(Boolean).join(' - ') || null;
+  const modelKey = consumableModelKey(visit.manufacturer, visit.model);
+  const limit = addDaysToDay(referenceDate, marginDays);
+  const expiries: Record<ConsumableKind, { applies: boolean; expiry: string | null }> = {
+    battery: { applies: true, expiry: visit.batteryExpiry },
+    adult_pads: { applies: true, expiry: visit.adultPadsExpiry },
+    pediatric_pads: { applies: visit.pediatricPadsPresent === true, expiry: visit.pediatricPadsExpiry },
+  };
+  const needs: LotPartsDevice['needs'] = [];
+  const toCheck: LotPartsDevice['toCheck'] = [];
+  for (const kind of CONSUMABLE_KINDS) {
+    const { applies, expiry } = expiries[kind];
+    if (!applies) continue;
+    if (!expiry) {
+      toCheck.push({ kind, reason: PARTS_MESSAGES.unknownDate });
+      continue;
+    }
+    if (expiry >= limit) continue;
+    const itemLabel = itemsByKey.get(`${modelKey}|${kind}`);
+    if (itemLabel) needs.push({ kind, expiry, itemLabel });
+    else toCheck.push({ kind, reason: PARTS_MESSAGES.noReference });
+  }
+  return { ...base, model, needs, toCheck };
+}
+
+/** Quantities per item: one per device and item (a kit that replaces battery and electrodes counts once). */
+function groupItems(devices: LotPartsDevice[]): ProposedItem[] {
+  const items = new Map<string, ProposedItem>();
+  for (const device of devices) {
+    for (const itemLabel of new Set(device.needs.map((n) => n.itemLabel))) {
+      const item = items.get(itemLabel) ?? { itemLabel, quantity: 0, devices: [] };
+      item.quantity += 1;
+      item.devices.push({ missionId: device.missionId, deviceId: device.deviceId, serialNumber: device.serialNumber, siteName: device.siteName });
+      items.set(itemLabel, item);
+    }
+  }
+  return [...items.values()].sort((a, b) => a.itemLabel.localeCompare(b.itemLabel, 'fr'));
+}
+
+export async function computeLotParts(tx: DbOrTx, batchId: string, today: string = parisDay()): Promise<LotParts> {
+  const lot = await repo.findLot(tx, batchId);
+  if (!lot || lot.isSystem) throw new AppError('NOT_FOUND', 'Lot de mission introuvable');
+  // One after the other: inside a transaction the statements share one connection.
+  const settings = await getPartsSettings(tx);
+  const recruit = await repo.findLotRecruit(tx, batchId);
+  const consumables = await repo.listConsumables(tx);
+  const proposed = await repo.findProposedShipment(tx, batchId);
+  const shippedAny = await repo.hasShippedParcel(tx, batchId);
+  const visits = await repo.listLotVisits(tx, batchId, recruit?.id ?? null);
+  const itemsByKey = new Map(consumables.map((c) => [`${c.modelKey}|${c.kind}`, c.itemLabel]));
+  const deadline = dayOf(lot.deadline);
+  const pending = visits.filter((v) => !v.isCompleted);
+  const devices = pending.map((v) => deviceNeeds(v, { itemsByKey, marginDays: settings.expiryMarginDays, deadline, today }));
+  const items = groupItems(devices);
+  const plannedDays = pending.map((v) => dayOf(v.plannedVisitDate)).filter((d): d is string => d !== null).sort();
+  const firstVisitDate = plannedDays[0] ?? null;
+  const shipBy = firstVisitDate ? addDaysToDay(firstVisitDate, -settings.shipDaysBeforeVisit) : null;
+  const shipment = proposed && proposed.status !== 'cancelled' ? { ...proposed, shippedDate: proposed.shippedDate?.toISOString() ?? null } : null;
+  const shipped = shippedAny;
+  return {
+    batchId: lot.id,
+    title: lot.title,
+    marginDays: settings.expiryMarginDays,
+    shipDaysBeforeVisit: settings.shipDaysBeforeVisit,
+    technician: recruit
+      ? { id: recruit.id, name: `${recruit.firstName} ${recruit.lastName}`, relayPoint: recruit.relayPoint?.trim() || NO_RELAY_POINT }
+      : null,
+    devices,
+    items,
+    toCheckCount: devices.reduce((n, d) => n + d.toCheck.length, 0),
+    firstVisitDate,
+    shipBy,
+    shipment,
+    shipped,
+    late: items.length > 0 && !shipped && shipBy !== null && today > shipBy,
+  };
+}
+
+export function getLotParts(db: Db, batchId: string): Promise<LotParts> {
+  return computeLotParts(db, batchId);
+}
+
+/** Expéditions: the proposal of every active lot with a recruit, those needing parts or to check. */
+export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> {
+  const lots = await repo.listLotsWithRecruit(db);
+  const today = parisDay();
+  const summaries: LotPartsSummary[] = [];
+  for (const lot of lots) {
+    const parts = await computeLotParts(db, lot.id, today);
+    if (parts.items.length === 0 && parts.toCheckCount === 0 && !parts.shipment) continue;
+    summaries.push({
+      batchId: parts.batchId,
+      title: parts.title,
+      technician: parts.technician,
+      toCheckCount: parts.toCheckCount,
+      firstVisitDate: parts.firstVisitDate,
+      shipBy: parts.shipBy,
+      shipment: parts.shipment,
+      shipped: parts.shipped,
+      late: parts.late,
+      itemCount: parts.items.reduce((n, i) => n + i.quantity, 0),
+    });
+  }
+  return summaries;
+}
+
+/**
+ * « Créer le colis »: the draft parcel of the lot's proposal, with the device each part is for. Under the lot's row
+ * lock and its unique link: a second call (another tab, another instance) answers the same parcel. A cancelled parcel
+ * is forgotten, so the admin can start again.
+ */
+export async function createPartsShipment(db: Db, batchId: string): Promise<CreatePartsShipmentResponse> {
+  return db.transaction(async (tx) => {
+    await repo.lockLot(tx, batchId);
+    const existing = await repo.findProposedShipment(tx, batchId);
+    if (existing && existing.status !== 'cancelled') {
+      return { created: false, shipment: await getShipmentView(tx, existing.id) };
+    }
+    if (existing) await repo.deleteProposedLink(tx, batchId);
+    const parts = await computeLotParts(tx, batchId);
+    if (!parts.technician) throw new AppError('CONFLICT', 'Aucun technicien n’est recruté sur ce lot');
+    if (parts.items.length === 0) throw new AppError('CONFLICT', PARTS_MESSAGES.nothingToSend);
+    const content = parts.items.map((item) => `${item.quantity} × ${item.itemLabel}`).join('\n');
+    const shipment = await createShipmentIn(tx, { batchId, status: 'draft', content });
+    await repo.insertProposedLink(tx, batchId, shipment.id);
+    await repo.insertShipmentParts(
+      tx,
+      parts.devices.flatMap((device) =>
+        device.needs.map((need) => ({ shipmentId: shipment.id, missionId: device.missionId, deviceId: device.deviceId, kind: need.kind, itemLabel: need.itemLabel })),
+      ),
+    );
+    return { created: true, shipment };
+  });
+}
+
+// ---------- After the visits ----------
+
+/** Parts sent for a visit whose complete report does not list them among the replaced consumables. */
+export async function listUnusedParts(db: Db, batchId: string): Promise<UnusedPart[]> {
+  const lot = await repo.findLot(db, batchId);
+  if (!lot || lot.isSystem) throw new AppError('NOT_FOUND', 'Lot de mission introuvable');
+  const parts = await repo.listLotShipmentParts(db, batchId);
+  const reports = await repo.listCompleteReports(db, [...new Set(parts.map((p) => p.missionId))]);
+  const byMission = new Map(reports.map((r) => [r.missionId, r]));
+  return parts.flatMap((part) => {
+    const report = byMission.get(part.missionId);
+    if (!report || report.consumablesReplaced.includes(part.itemLabel)) return [];
+    return [
+      {
+        shipmentId: part.shipmentId,
+        missionId: part.missionId,
+        deviceId: part.deviceId,
+        serialNumber: part.serialNumber,
+        siteName: part.siteName,
+        kind: part.kind as ConsumableKind,
+        itemLabel: part.itemLabel,
+        visitedAt: report.visitedAt?.toISOString() ?? null,
+      },
+    ];
+  });
+}
+
+// ---------- Technician ----------
+
+/** The parts coming for each device of the technician's lot (its Recruté view), from its live parcels. */
+export async function getApplicationParts(db: Db, applicationId: string): Promise<WorkParts> {
+  const application = await repo.findApplication(db, applicationId);
+  if (!application?.batchId) throw new AppError('NOT_FOUND', 'Candidature introuvable');
+  const rows = await repo.listTechnicianLotParts(db, application.batchId, application.technicianId);
+  const byMission = new Map<string, WorkParts[number]>();
+  for (const row of rows) {
+    const entry = byMission.get(row.missionId) ?? { missionId: row.missionId, parts: [] };
+    entry.parts.push({
+      kind: row.kind as ConsumableKind,
+      itemLabel: row.itemLabel,
+      shipmentId: row.shipmentId,
+      shipmentStatus: row.shipmentStatus as WorkParts[number]['parts'][number]['shipmentStatus'],
+    });
+    byMission.set(row.missionId, entry);
+  }
+  return [...byMission.values()];
+}
+
+/** The item labels sent for one visit to its technician (live parcels): the report's « consommables remplacés » start. */
+export async function listPartsComingForVisit(db: DbOrTx, { missionId, technicianId }: { missionId: string; technicianId: string }): Promise<string[]> {
+  const rows = await repo.listVisitParts(db, missionId, technicianId);
+  return [...new Set(rows.map((r) => r.itemLabel))];
+}

@@ -1,0 +1,384 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  consumableSchema,
+  createPartsShipmentResponseSchema,
+  lotPartsSchema,
+  lotPartsSummarySchema,
+  partsSettingsSchema,
+  unusedPartSchema,
+  workPartsSchema,
+  type LotParts,
+} from '@maillon/common/schemas/parts';
+import { visitReportContextSchema } from '@maillon/common/schemas/visit-reports';
+import { devices, lotPartShipments, missionBatches, missions, shipmentParts, shipments, technicianMissionData, visitReports } from '../../db/schema';
+import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { dayFromToday, makeLotWithDevices } from '../../../test/device-fixtures';
+
+let ctx: TestContext;
+let adminCookie: string;
+let techCookie: string;
+let otherCookie: string;
+let technicianId: string;
+
+const admin = () => as(ctx.app, adminCookie);
+
+async function deviceOf(missionId: string): Promise<string> {
+  const [row] = await ctx.db.select({ deviceId: missions.deviceId }).from(missions).where(eq(missions.id, missionId));
+  return row!.deviceId!;
+}
+
+async function setDevice(missionId: string, values: Partial<typeof devices.$inferInsert>) {
+  await ctx.db.update(devices).set(values).where(eq(devices.id, await deviceOf(missionId)));
+}
+
+async function planVisit(missionId: string, day: string) {
+  await ctx.db
+    .insert(technicianMissionData)
+    .values({ missionId, technicianId, plannedVisitDate: new Date(`${day}T12:00:00Z`) })
+    .onConflictDoUpdate({
+      target: [technicianMissionData.missionId, technicianMissionData.technicianId],
+      set: { plannedVisitDate: new Date(`${day}T12:00:00Z`) },
+    });
+}
+
+async function lotParts(batchId: string): Promise<LotParts> {
+  const response = await admin()({ method: 'GET', url: `/api/admin/mission-batches/${batchId}/parts` });
+  expect(response.statusCode, response.body).toBe(200);
+  return lotPartsSchema.parse(response.json());
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  adminCookie = await login(ctx.app, (await createAdmin(ctx.db)).email);
+  const tech = await createTechnician(ctx.db, { firstName: 'Inès', lastName: 'Colis', preferredRelayPoint: 'Relais Tabac du Marché, 75011 Paris' });
+  technicianId = tech.technician.id;
+  techCookie = await login(ctx.app, tech.technician.email);
+  const other = await createTechnician(ctx.db, { firstName: 'Autre', lastName: 'Technicien' });
+  otherCookie = await login(ctx.app, other.technician.email);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe('needs per lot', () => {
+  it('lists the consumables expiring before the planned visit + margin, by model, and the unknown dates « à vérifier »', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['PZ-1001', 'PZ-1002', 'PZ-1003'] });
+    const [expiring, fresh, unknown] = lot.missionIds as [string, string, string];
+    const visit = dayFromToday(20);
+    for (const id of lot.missionIds) await planVisit(id, visit);
+    // Before visit + 90 days: the battery (visit + 89) and the adult electrodes (visit + 10); the paediatric ones are fine.
+    await setDevice(expiring, {
+      batteryExpiry: addDays(visit, 89),
+      adultPadsExpiry: addDays(visit, 10),
+      pediatricPadsPresent: true,
+      pediatricPadsExpiry: addDays(visit, 200),
+    });
+    // On the limit day (visit + 90) and after it: nothing to send.
+    await setDevice(fresh, { batteryExpiry: addDays(visit, 90), adultPadsExpiry: addDays(visit, 400), pediatricPadsPresent: false });
+    await setDevice(unknown, { batteryExpiry: null, adultPadsExpiry: addDays(visit, 1), pediatricPadsPresent: true, pediatricPadsExpiry: null });
+
+    const parts = await lotParts(lot.batchId);
+    expect(parts.marginDays).toBe(90);
+    expect(parts.technician).toMatchObject({ id: technicianId, name: 'Inès Colis', relayPoint: 'Relais Tabac du Marché, 75011 Paris' });
+    const byMission = new Map(parts.devices.map((d) => [d.missionId, d]));
+    expect(byMission.get(expiring)).toMatchObject({
+      serialNumber: 'PZ-1001',
+      model: 'Zoll - AED Plus',
+      referenceDate: visit,
+      referenceSource: 'visit',
+      needs: [
+        { kind: 'battery', itemLabel: 'Piles lithium CR123A x10 pour Zoll AED Plus', expiry: addDays(visit, 89) },
+        { kind: 'adult_pads', itemLabel: 'Électrodes Zoll CPR-D-padz (AED Plus)', expiry: addDays(visit, 10) },
+      ],
+      toCheck: [],
+    });
+    expect(byMission.get(fresh)).toMatchObject({ needs: [], toCheck: [] });
+    expect(byMission.get(unknown)).toMatchObject({
+      needs: [{ kind: 'adult_pads', itemLabel: 'Électrodes Zoll CPR-D-padz (AED Plus)' }],
+      toCheck: [
+        { kind: 'battery', reason: 'Date de péremption inconnue' },
+        { kind: 'pediatric_pads', reason: 'Date de péremption inconnue' },
+      ],
+    });
+    expect(parts.toCheckCount).toBe(2);
+    expect(parts.items).toEqual([
+      {
+        itemLabel: 'Électrodes Zoll CPR-D-padz (AED Plus)',
+        quantity: 2,
+        devices: [
+          expect.objectContaining({ missionId: expiring, serialNumber: 'PZ-1001' }),
+          expect.objectContaining({ missionId: unknown, serialNumber: 'PZ-1003' }),
+        ],
+      },
+      { itemLabel: 'Piles lithium CR123A x10 pour Zoll AED Plus', quantity: 1, devices: [expect.objectContaining({ missionId: expiring })] },
+    ]);
+    expect(parts.firstVisitDate).toBe(visit);
+    expect(parts.shipBy).toBe(addDays(visit, -7));
+    expect(parts).toMatchObject({ shipment: null, shipped: false, late: false });
+  });
+
+  it('uses the lot deadline without a planned visit, each model’s parts, a kit once, and the margin of Réglages', async () => {
+    const zoll = await makeLotWithDevices(ctx.db, { technicianId, serials: ['MM-2001'], model: 'Zoll - AED Plus' });
+    const heartsine = await makeLotWithDevices(ctx.db, { technicianId, serials: ['MM-2002'], model: 'HeartSine - samaritan PAD 350P', recruit: false });
+    const unknownModel = await makeLotWithDevices(ctx.db, { technicianId, serials: ['MM-2003'], model: 'Nihon Kohden - Cardiolife AED-3100', recruit: false });
+    // One lot holding the three models: move the two others' missions into the Zoll lot.
+    const moved = await admin()({
+      method: 'PATCH',
+      url: '/api/missions/move-to-batch',
+      payload: { missionIds: [...heartsine.missionIds, ...unknownModel.missionIds], batchId: zoll.batchId },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const deadline = dayFromToday(30);
+    await ctx.db.update(missionBatches).set({ deadline: new Date(`${deadline}T18:00:00Z`) }).where(eq(missionBatches.id, zoll.batchId));
+    const soon = addDays(deadline, 60);
+    for (const id of [...zoll.missionIds, ...heartsine.missionIds, ...unknownModel.missionIds]) {
+      await setDevice(id, { batteryExpiry: soon, adultPadsExpiry: soon, pediatricPadsPresent: false });
+    }
+    let parts = await lotParts(zoll.batchId);
+    expect(parts.devices).toHaveLength(3);
+    expect(parts.devices.every((d) => d.referenceSource === 'deadline' && d.referenceDate === deadline)).toBe(true);
+    expect(parts.firstVisitDate).toBeNull();
+    expect(parts.items.map((i) => [i.itemLabel, i.quantity])).toEqual([
+      ['Électrodes Zoll CPR-D-padz (AED Plus)', 1],
+      // HeartSine's Pad-Pak is battery and electrodes in one: one per device.
+      ['Pad-Pak adulte HeartSine samaritan PAD (batterie + électrodes)', 1],
+      ['Piles lithium CR123A x10 pour Zoll AED Plus', 1],
+    ]);
+    const nihon = parts.devices.find((d) => d.serialNumber === 'MM-2003')!;
+    expect(nihon.toCheck).toEqual([
+      { kind: 'battery', reason: 'Aucune pièce de référence pour ce modèle' },
+      { kind: 'adult_pads', reason: 'Aucune pièce de référence pour ce modèle' },
+    ]);
+
+    // A margin of 30 days: expiries at deadline + 60 are no longer needed.
+    const saved = await admin()({ method: 'PUT', url: '/api/admin/parts-settings', payload: { expiryMarginDays: 30, shipDaysBeforeVisit: 10 } });
+    expect(saved.statusCode).toBe(200);
+    expect(partsSettingsSchema.parse(saved.json())).toEqual({ expiryMarginDays: 30, shipDaysBeforeVisit: 10 });
+    parts = await lotParts(zoll.batchId);
+    expect(parts.items).toEqual([]);
+    expect(parts.marginDays).toBe(30);
+    // Back to the defaults for the other tests.
+    await admin()({ method: 'PUT', url: '/api/admin/parts-settings', payload: { expiryMarginDays: 90, shipDaysBeforeVisit: 7 } });
+  });
+
+  it('follows a device moving to another lot, and its dates changing', async () => {
+    const a = await makeLotWithDevices(ctx.db, { technicianId, serials: ['MV-3001', 'MV-3002'] });
+    const b = await makeLotWithDevices(ctx.db, { technicianId, serials: ['MV-3003'] });
+    const soon = dayFromToday(10);
+    for (const id of [...a.missionIds, ...b.missionIds]) await setDevice(id, { batteryExpiry: soon, adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false });
+    expect((await lotParts(a.batchId)).items).toEqual([expect.objectContaining({ itemLabel: 'Piles lithium CR123A x10 pour Zoll AED Plus', quantity: 2 })]);
+    expect((await lotParts(b.batchId)).items[0]?.quantity).toBe(1);
+
+    const moved = await admin()({ method: 'PATCH', url: '/api/missions/move-to-batch', payload: { missionIds: [a.missionIds[1]], batchId: b.batchId } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const afterA = await lotParts(a.batchId);
+    const afterB = await lotParts(b.batchId);
+    expect(afterA.items[0]?.quantity).toBe(1);
+    expect(afterA.devices.map((d) => d.serialNumber)).toEqual(['MV-3001']);
+    expect(afterB.items[0]?.quantity).toBe(2);
+    expect(afterB.items[0]?.devices.map((d) => d.serialNumber).sort()).toEqual(['MV-3002', 'MV-3003']);
+
+    // A new battery recorded on the device: it needs nothing any more.
+    await setDevice(a.missionIds[0]!, { batteryExpiry: dayFromToday(1500) });
+    expect((await lotParts(a.batchId)).items).toEqual([]);
+  });
+
+  it('answers 404 for an unknown lot and keeps the routes to the admin', async () => {
+    const unknown = await admin()({ method: 'GET', url: `/api/admin/mission-batches/${crypto.randomUUID()}/parts` });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('Lot de mission introuvable');
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['AC-4001'] });
+    const denied = await as(ctx.app, techCookie)({ method: 'GET', url: `/api/admin/mission-batches/${lot.batchId}/parts` });
+    expect(denied.statusCode).toBe(403);
+  });
+});
+
+describe('« Créer le colis »', () => {
+  it('creates the draft parcel with the device of each part once, however many times it is asked, then ships it', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['CR-5001', 'CR-5002'] });
+    const visit = dayFromToday(3);
+    for (const id of lot.missionIds) {
+      await planVisit(id, visit);
+      await setDevice(id, { batteryExpiry: dayFromToday(30), adultPadsExpiry: dayFromToday(40), pediatricPadsPresent: false });
+    }
+    const before = await lotParts(lot.batchId);
+    // The first visit is in 3 days and the parcel should have left 7 days before: late.
+    expect(before.late).toBe(true);
+    const summaries = z.array(lotPartsSummarySchema).parse((await admin()({ method: 'GET', url: '/api/admin/parts/proposals' })).json());
+    expect(summaries.find((s) => s.batchId === lot.batchId)).toMatchObject({ itemCount: 4, late: true, shipment: null });
+
+    const shipmentsBefore = await countRows(ctx.db, 'shipments');
+    const url = `/api/admin/mission-batches/${lot.batchId}/parts/shipment`;
+    const [first, second] = await Promise.all([admin()({ method: 'POST', url }), admin()({ method: 'POST', url })]);
+    const statuses = [first.statusCode, second.statusCode].sort();
+    expect(statuses).toEqual([200, 201]);
+    const a = createPartsShipmentResponseSchema.parse(first.json());
+    const b = createPartsShipmentResponseSchema.parse(second.json());
+    expect(a.shipment.id).toBe(b.shipment.id);
+    const third = createPartsShipmentResponseSchema.parse((await admin()({ method: 'POST', url })).json());
+    expect(third).toMatchObject({ created: false, shipment: { id: a.shipment.id } });
+    expect(await countRows(ctx.db, 'shipments')).toBe(shipmentsBefore + 1);
+    expect(a.shipment).toMatchObject({
+      batchId: lot.batchId,
+      technicianId,
+      status: 'draft',
+      destination: 'Relais Tabac du Marché, 75011 Paris',
+      content: '2 × Électrodes Zoll CPR-D-padz (AED Plus)\n2 × Piles lithium CR123A x10 pour Zoll AED Plus',
+    });
+    const rows = await ctx.db.select().from(shipmentParts).where(eq(shipmentParts.shipmentId, a.shipment.id));
+    expect(rows.map((r) => `${r.missionId}|${r.kind}`).sort()).toEqual(lot.missionIds.flatMap((m) => [`${m}|adult_pads`, `${m}|battery`]).sort());
+
+    let parts = await lotParts(lot.batchId);
+    expect(parts.shipment).toMatchObject({ id: a.shipment.id, status: 'draft' });
+    expect(parts.late).toBe(true);
+
+    // The technician sees what comes for each device; another technician sees nothing of it.
+    const work = await as(ctx.app, techCookie)({ method: 'GET', url: `/api/applications/${lot.applicationId}/parts` });
+    expect(work.statusCode).toBe(200);
+    const coming = workPartsSchema.parse(work.json());
+    expect(coming).toHaveLength(2);
+    expect(coming[0]!.parts.map((p) => [p.kind, p.shipmentStatus])).toEqual([
+      ['adult_pads', 'draft'],
+      ['battery', 'draft'],
+    ]);
+    expect((await as(ctx.app, otherCookie)({ method: 'GET', url: `/api/applications/${lot.applicationId}/parts` })).statusCode).toBe(404);
+    // The visit report starts « consommables remplacés » from them.
+    const report = await as(ctx.app, techCookie)({ method: 'GET', url: `/api/missions/${lot.missionIds[0]}/visit-report` });
+    expect(report.statusCode).toBe(200);
+    expect(visitReportContextSchema.parse(report.json()).partsComing).toEqual([
+      'Électrodes Zoll CPR-D-padz (AED Plus)',
+      'Piles lithium CR123A x10 pour Zoll AED Plus',
+    ]);
+
+    const shipped = await admin()({ method: 'PATCH', url: `/api/shipments/${a.shipment.id}/ship` });
+    expect(shipped.statusCode).toBe(200);
+    parts = await lotParts(lot.batchId);
+    expect(parts).toMatchObject({ shipped: true, late: false, shipment: { status: 'in_transit' } });
+  });
+
+  it('refuses a lot with nothing to send or without a recruit, and starts again after a cancellation', async () => {
+    const empty = await makeLotWithDevices(ctx.db, { technicianId, serials: ['NS-6001'] });
+    await setDevice(empty.missionIds[0]!, { batteryExpiry: dayFromToday(900), adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false });
+    const shipmentsBefore = await countRows(ctx.db, 'shipments');
+    const nothing = await admin()({ method: 'POST', url: `/api/admin/mission-batches/${empty.batchId}/parts/shipment` });
+    expect(nothing.statusCode).toBe(409);
+    expect(nothing.json().message).toBe('Aucune pièce à envoyer pour ce lot');
+    const unrecruited = await makeLotWithDevices(ctx.db, { technicianId, serials: ['NS-6002'], recruit: false });
+    await setDevice(unrecruited.missionIds[0]!, { batteryExpiry: dayFromToday(5) });
+    const noRecruit = await admin()({ method: 'POST', url: `/api/admin/mission-batches/${unrecruited.batchId}/parts/shipment` });
+    expect(noRecruit.statusCode).toBe(409);
+    expect(await countRows(ctx.db, 'shipments')).toBe(shipmentsBefore);
+
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['NS-6003'] });
+    await setDevice(lot.missionIds[0]!, { batteryExpiry: dayFromToday(5), adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false });
+    const url = `/api/admin/mission-batches/${lot.batchId}/parts/shipment`;
+    const first = createPartsShipmentResponseSchema.parse((await admin()({ method: 'POST', url })).json());
+    expect((await admin()({ method: 'PATCH', url: `/api/shipments/${first.shipment.id}/cancel` })).statusCode).toBe(200);
+    expect((await lotParts(lot.batchId)).shipment).toBeNull();
+    const again = await admin()({ method: 'POST', url });
+    expect(again.statusCode).toBe(201);
+    const second = createPartsShipmentResponseSchema.parse(again.json());
+    expect(second.shipment.id).not.toBe(first.shipment.id);
+    const links = await ctx.db.select().from(lotPartShipments).where(eq(lotPartShipments.batchId, lot.batchId));
+    expect(links.map((l) => l.shipmentId)).toEqual([second.shipment.id]);
+    // The cancelled parcel's parts are not coming.
+    const coming = workPartsSchema.parse((await as(ctx.app, techCookie)({ method: 'GET', url: `/api/applications/${lot.applicationId}/parts` })).json());
+    expect(coming.flatMap((c) => c.parts.map((p) => p.shipmentId))).toEqual([second.shipment.id]);
+  });
+});
+
+describe('after the visits', () => {
+  it('lists the parts sent but not replaced in the complete report', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['UN-7001', 'UN-7002'] });
+    for (const id of lot.missionIds) await setDevice(id, { batteryExpiry: dayFromToday(20), adultPadsExpiry: dayFromToday(20), pediatricPadsPresent: false });
+    const created = createPartsShipmentResponseSchema.parse(
+      (await admin()({ method: 'POST', url: `/api/admin/mission-batches/${lot.batchId}/parts/shipment` })).json(),
+    );
+    const [visited, notYet] = lot.missionIds as [string, string];
+    // A complete report on the first device replaced the battery only; the second is not visited yet.
+    await ctx.db.insert(visitReports).values({
+      id: crypto.randomUUID(),
+      missionId: visited,
+      technicianId,
+      version: 1,
+      visitedAt: new Date(),
+      outcome: 'En fonctionnement',
+      consumablesReplaced: ['Piles lithium CR123A x10 pour Zoll AED Plus'],
+    });
+    const response = await admin()({ method: 'GET', url: `/api/admin/mission-batches/${lot.batchId}/parts/unused` });
+    expect(response.statusCode).toBe(200);
+    const unused = z.array(unusedPartSchema).parse(response.json());
+    expect(unused).toEqual([
+      expect.objectContaining({
+        shipmentId: created.shipment.id,
+        missionId: visited,
+        serialNumber: 'UN-7001',
+        kind: 'adult_pads',
+        itemLabel: 'Électrodes Zoll CPR-D-padz (AED Plus)',
+      }),
+    ]);
+    expect(unused.some((u) => u.missionId === notYet)).toBe(false);
+    const cancelled = await ctx.db.select({ status: shipments.status }).from(shipments).where(eq(shipments.id, created.shipment.id));
+    expect(cancelled[0]?.status).toBe('draft');
+  });
+});
+
+describe('consumables per model and Réglages', () => {
+  it('lists the seeded reference, adds, edits and deletes a part; refuses duplicates and unknown items in French', async () => {
+    const list = z.array(consumableSchema).parse((await admin()({ method: 'GET', url: '/api/admin/consumables' })).json());
+    expect(list.filter((c) => c.manufacturer === 'Zoll' && c.model === 'AED Plus').map((c) => [c.kind, c.itemLabel])).toEqual([
+      ['adult_pads', 'Électrodes Zoll CPR-D-padz (AED Plus)'],
+      ['battery', 'Piles lithium CR123A x10 pour Zoll AED Plus'],
+      ['pediatric_pads', 'Électrodes pédiatriques Zoll Pedi-padz II'],
+    ]);
+    const created = await admin()({
+      method: 'POST',
+      url: '/api/admin/consumables',
+      payload: { manufacturer: ' Philips ', model: 'HeartStart  FR3', kind: 'adult_pads', itemLabel: 'Électrodes adulte Philips SMART Pads II (HeartStart FRx)' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const part = consumableSchema.parse(created.json());
+    expect(part).toMatchObject({ manufacturer: 'Philips', model: 'HeartStart FR3' });
+    const duplicate = await admin()({
+      method: 'POST',
+      url: '/api/admin/consumables',
+      payload: { manufacturer: 'philips', model: 'heartstart fr3', kind: 'adult_pads', itemLabel: 'Batterie Philips HeartStart FR3' },
+    });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json().message).toBe('Ce modèle a déjà une pièce pour ce consommable : modifiez-la');
+    const badItem = await admin()({
+      method: 'PUT',
+      url: `/api/admin/consumables/${part.id}`,
+      payload: { manufacturer: 'Philips', model: 'HeartStart FR3', kind: 'adult_pads', itemLabel: 'Pièce inventée' },
+    });
+    expect(badItem.statusCode).toBe(400);
+    expect(badItem.body).toContain('Choisissez la pièce dans la liste');
+    const edited = await admin()({
+      method: 'PUT',
+      url: `/api/admin/consumables/${part.id}`,
+      payload: { manufacturer: 'Philips', model: 'HeartStart FR3', kind: 'adult_pads', itemLabel: 'Clé enfant/nourrisson Philips HeartStart FRx' },
+    });
+    expect(consumableSchema.parse(edited.json()).itemLabel).toBe('Clé enfant/nourrisson Philips HeartStart FRx');
+    const before = await countRows(ctx.db, 'model_consumables');
+    expect((await admin()({ method: 'DELETE', url: `/api/admin/consumables/${part.id}` })).statusCode).toBe(204);
+    expect(await countRows(ctx.db, 'model_consumables')).toBe(before - 1);
+    expect((await admin()({ method: 'DELETE', url: `/api/admin/consumables/${part.id}` })).statusCode).toBe(404);
+  });
+
+  it('reads the defaults and refuses out-of-range settings without changing them', async () => {
+    const read = partsSettingsSchema.parse((await admin()({ method: 'GET', url: '/api/admin/parts-settings' })).json());
+    expect(read).toEqual({ expiryMarginDays: 90, shipDaysBeforeVisit: 7 });
+    const bad = await admin()({ method: 'PUT', url: '/api/admin/parts-settings', payload: { expiryMarginDays: -1, shipDaysBeforeVisit: 'sept' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain("Marge d'expiration : 0 jour au minimum");
+    expect(partsSettingsSchema.parse((await admin()({ method: 'GET', url: '/api/admin/parts-settings' })).json())).toEqual(read);
+  });
+});
+
+function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
