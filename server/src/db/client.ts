@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
 import { ensureChangeTriggers } from '../lib/change-feed/triggers';
+import { retryTransactions } from './retry-transactions';
 
 export type Schema = typeof schema;
 /** One type for both drivers: the query builder API is the same. */
@@ -64,7 +65,7 @@ export function openPostgres(url: string, max = 10, logger?: Logger): Database {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', (error) => console.error(`PostgreSQL : connexion perdue (${error.message})`));
-  const db = drizzlePg(pool, logger ? { ...options, logger } : options);
+  const db = retryTransactions(drizzlePg(pool, logger ? { ...options, logger } : options));
   return {
     db,
     kind: 'postgres',
