@@ -107,9 +107,13 @@ export const missions = pgTable(
   },
   (t) => [
     check('missions_status_check', sql.raw(`status in (${sqlList(MISSION_STATUSES)})`)),
-    index('missions_batch_idx').on(t.batchId),
+    // The admin list's orders (most recent first, id as tie-breaker): unfiltered, within a lot, by status, « À trier »
+    // (decision 027). A page walks one of these backwards and stops after `limit` rows instead of sorting the table.
+    index('missions_created_idx').on(t.createdAt, t.id),
+    index('missions_batch_idx').on(t.batchId, t.createdAt, t.id),
     index('missions_origin_batch_idx').on(t.originBatchId),
-    index('missions_status_idx').on(t.status, t.createdAt),
+    index('missions_status_idx').on(t.status, t.createdAt, t.id),
+    index('missions_unbatched_idx').on(t.createdAt, t.id).where(sql`batch_id is null`),
     index('missions_department_idx').on(t.department),
     index('missions_device_idx').on(t.deviceId),
     // The admin map's viewport query: the known position, else the approximate one.
