@@ -6,3 +6,4 @@ export * from './operations';
 export * from './appointments';
 export * from './devices';
 export * from './visit-reports';
+export * from './counts';
