@@ -27,6 +27,15 @@ export const COUNTED_TABLES = [
 
 export const ROW_COUNTS_TABLE = 'row_counts';
 
+/**
+ * The number of lots open to applications (visible, not finished, not the system lot: isOpenLot), as a scalar
+ * subquery over row_counts.
+ */
+export const openLotsCountSql = () =>
+  sql<number>`(select coalesce(sum(n), 0) from row_counts where table_name = 'mission_batches' and key like '%:visible' and key not like 'completed:%')`.mapWith(
+    Number,
+  );
+
 /** Missions of the admin list by status and place, read from the counts (no count over the table). */
 export async function countMissions(db: DbOrTx, filters: { status?: string | undefined; unbatched?: boolean | undefined }): Promise<number> {
   const conditions = [sql`table_name = 'missions'`];

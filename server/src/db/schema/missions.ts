@@ -60,8 +60,10 @@ export const missionBatches = pgTable(
     index('mission_batches_tags_idx').using('gin', t.tags),
     uniqueIndex('mission_batches_single_system_idx').on(t.isSystem).where(sql`is_system`),
     // The lots open to applications (isOpenLot), most recent first: the technician's list and its count read only this.
+    // Walked backwards for the « most recent » order (created_at desc, title, id), which Postgres's default null ordering
+    // (DESC NULLS FIRST) makes the exact reverse of this one; a DESC NULLS LAST index would not serve it (decision 027).
     index('mission_batches_open_idx')
-      .on(t.createdAt.desc(), t.id)
+      .on(t.createdAt, t.title.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`visibility = 'visible' and status <> 'completed' and not is_system`),
     // The radius pre-filter of "Trouver des missions" (lots whose box meets the search square), open lots only.
     index('mission_batches_geo_box_idx')
