@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { getAdminCounts } from '../modules/dashboard/dashboard.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../test/helpers';
 import { rowsOf } from './change-feed/triggers';
-import { COUNTED_TABLES, countMissions } from './row-counts';
+import { COUNTED_TABLES, countLots, countMissions } from './row-counts';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -66,6 +66,20 @@ async function expectExact(db: Db = ctx.db) {
     librairie: Number(direct!.librairie),
     parcDae: Number(direct!.parc_dae),
   });
+  // The list totals read from the counts, against counts over the tables.
+  const direct2 = async (query: ReturnType<typeof sql>) => Number(rowsOf<{ n: string | number }>(await db.execute(query))[0]!.n);
+  expect(await countLots(db, 'active')).toBe(await direct2(sql`select count(*) as n from mission_batches where status = 'active' and not is_system`));
+  expect(await countLots(db, 'completed')).toBe(await direct2(sql`select count(*) as n from mission_batches where status = 'completed' and not is_system`));
+  expect(await countMissions(db, {})).toBe(await direct2(sql`select count(*) as n from missions`));
+  expect(await countMissions(db, { unbatched: true })).toBe(
+    await direct2(sql`select count(*) as n from missions where batch_id is null and status in ('draft', 'active')`),
+  );
+  for (const status of ['draft', 'active', 'completed', 'cancelled']) {
+    expect(await countMissions(db, { status })).toBe(await direct2(sql`select count(*) as n from missions where status = ${status}`));
+    expect(await countMissions(db, { status, unbatched: true })).toBe(
+      await direct2(sql`select count(*) as n from missions where status = ${status} and batch_id is null`),
+    );
+  }
   return kept;
 }
 

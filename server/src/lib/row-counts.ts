@@ -49,3 +49,12 @@ export async function countMissions(db: DbOrTx, filters: { status?: string | und
   );
   return Number(result.rows[0]?.n ?? 0);
 }
+
+/** Lots of a status, the system lot left out, read from the counts (the admin's Lots and Terminés totals). */
+export async function countLots(db: DbOrTx, status: 'active' | 'completed'): Promise<number> {
+  const result = await db.execute<{ n: string | number | null }>(
+    sql`select coalesce(sum(n), 0) as n from row_counts
+      where table_name = 'mission_batches' and split_part(key, ':', 1) = ${status} and key not like '%:system'`,
+  );
+  return Number(result.rows[0]?.n ?? 0);
+}
