@@ -173,6 +173,7 @@ async function main(): Promise<void> {
     }));
     const before = await Promise.all(bases.map(cacheCounters));
 
+    const loadBefore = os.loadavg()[0]!;
     console.log(`Mixte — ${USERS} utilisateurs pendant ${DURATION_S} s sur ${bases.length} instances (READ_CACHE=${READ_CACHE})…`);
     const end = Date.now() + DURATION_S * 1000;
     const think = () => new Promise((r) => setTimeout(r, THINK_MS * 2 * Math.random()));
@@ -198,6 +199,7 @@ async function main(): Promise<void> {
       }
     };
     await Promise.all([...technicians.map(technicianLoop), adminLoop()]);
+    const loadAfter = os.loadavg()[0]!;
     const after = await Promise.all(bases.map(cacheCounters));
     const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
     const misses = after.reduce((sum, c, i) => sum + c.misses - before[i]!.misses, 0);
@@ -229,7 +231,8 @@ async function main(): Promise<void> {
       `${USERS} utilisateurs (${USERS - 1} techniciens recrutés, 1 admin), ${DURATION_S} s, ${bases.length} instances sur un PostgreSQL, ` +
         `pause moyenne ${THINK_MS} ms, READ_CACHE=${READ_CACHE}. ${total} requêtes (${fmt(total / DURATION_S)}/s), ` +
         `${writes} écritures (${fmt((100 * writes) / Math.max(1, total))} %), ${errors} erreurs, ` +
-        `cache de lecture : ${hits} succès / ${misses} défauts (${fmt(100 * hitRatio)} %).`,
+        `cache de lecture : ${hits} succès / ${misses} défauts (${fmt(100 * hitRatio)} %). ` +
+        `Charge de la machine (load average 1 min) : ${loadBefore.toFixed(1)} au début, ${loadAfter.toFixed(1)} à la fin.`,
       '',
       '| endpoint | requêtes | req/s | p50 ms | p95 ms | p99 ms | erreurs | statuts |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
@@ -245,7 +248,7 @@ async function main(): Promise<void> {
       fs.writeFileSync(path.join(resultsDir, 'mixed.md'), `${markdown}\n`);
       fs.writeFileSync(
         path.join(resultsDir, 'mixed.json'),
-        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, hits, misses, rows }, null, 2),
+        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, loadBefore, loadAfter, hits, misses, rows }, null, 2),
       );
     }
   } finally {

@@ -45,8 +45,8 @@ create or replace function maillon_row_count_keys() returns table (table_name te
 language sql immutable as $$
   values
     ('jobs', $k$r.status$k$),
-    ('missions', $k$r.status || case when r.batch_id is null then ':unsorted' else ':lot' end$k$),
-    ('mission_batches', $k$r.status || ':' || r.visibility || case when r.is_system then ':system' else '' end$k$),
+    ('missions', $k$r.status || case when r.batch_id is null then '.unsorted' else '.lot' end$k$),
+    ('mission_batches', $k$r.status || '.' || r.visibility || case when r.is_system then '.system' else '' end$k$),
     ('technicians', $k$r.status$k$),
     ('invoices', $k$r.status$k$),
     ('transfers', $k$r.status$k$),

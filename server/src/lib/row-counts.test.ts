@@ -105,13 +105,13 @@ describe('row counts kept by triggers (decision 027)', () => {
     const inLot = await admin({ method: 'POST', url: '/api/missions', payload: { ...missionPayload, batchId: lot!.id } });
     expect(inLot.statusCode).toBe(201);
     let kept = await expectExact();
-    expect(kept['missions/draft:unsorted']).toBe(3);
+    expect(kept['missions/draft.unsorted']).toBe(3);
     expect((await admin({ method: 'PATCH', url: '/api/missions/move-to-batch', payload: { missionIds: created.slice(0, 2), batchId: lot!.id } })).statusCode).toBe(200);
     kept = await expectExact();
-    expect(kept['missions/draft:unsorted']).toBe(1);
+    expect(kept['missions/draft.unsorted']).toBe(1);
     expect((await admin({ method: 'DELETE', url: `/api/missions/${created[2]}` })).statusCode).toBe(200);
     kept = await expectExact();
-    expect(kept['missions/draft:unsorted']).toBeUndefined();
+    expect(kept['missions/draft.unsorted']).toBeUndefined();
 
     // The list's total follows (read from the counts), for each filter it serves.
     const list = await admin({ method: 'GET', url: '/api/missions?limit=1' });
@@ -124,7 +124,7 @@ describe('row counts kept by triggers (decision 027)', () => {
     await expectExact();
     await ctx.db.update(missions).set({ batchId: null });
     kept = await expectExact();
-    expect(kept['missions/active:unsorted']).toBe(3);
+    expect(kept['missions/active.unsorted']).toBe(3);
 
     // Lots: visibility and status changes; deleting a lot sets its missions' batch_id to null (a foreign-key action).
     await ctx.db.update(missions).set({ batchId: lot!.id });
@@ -132,7 +132,7 @@ describe('row counts kept by triggers (decision 027)', () => {
     await expectExact();
     await ctx.db.delete(missionBatches).where(eq(missionBatches.id, lot!.id));
     kept = await expectExact();
-    expect(kept['missions/active:unsorted']).toBe(3);
+    expect(kept['missions/active.unsorted']).toBe(3);
 
     // Technicians, jobs, shipments, the library, devices.
     const tech = await createTechnician(ctx.db, { status: 'pending' });

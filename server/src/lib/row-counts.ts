@@ -5,8 +5,8 @@ import type { DbOrTx } from '../db/client';
  * Row counts kept by the database (table `row_counts`, triggers of migration 0014, docs/decisions/027): the tables
  * counted, each row under a key (maillon_row_count_keys() in the migration):
  * - jobs, technicians, invoices, transfers, shipments: the status;
- * - missions: `<status>:unsorted` (no lot) or `<status>:lot`;
- * - mission_batches: `<status>:<visibility>`, with `:system` after it for the system lot;
+ * - missions: `<status>.unsorted` (no lot) or `<status>.lot`;
+ * - mission_batches: `<status>.<visibility>`, with `.system` after it for the system lot;
  * - learning_resources: `all`;
  * - devices: `out` (Hors service), `gone` (Supprimé définitivement), else its attention date `YYYY-MM-DD` (the earliest
  *   expiry or maintenance) or `none`.
@@ -32,17 +32,17 @@ export const ROW_COUNTS_TABLE = 'row_counts';
  * subquery over row_counts.
  */
 export const openLotsCountSql = () =>
-  sql<number>`(select coalesce(sum(n), 0) from row_counts where table_name = 'mission_batches' and key like '%:visible' and key not like 'completed:%')`.mapWith(
+  sql<number>`(select coalesce(sum(n), 0) from row_counts where table_name = 'mission_batches' and key like '%.visible' and key not like 'completed.%')`.mapWith(
     Number,
   );
 
 /** Missions of the admin list by status and place, read from the counts (no count over the table). */
 export async function countMissions(db: DbOrTx, filters: { status?: string | undefined; unbatched?: boolean | undefined }): Promise<number> {
   const conditions = [sql`table_name = 'missions'`];
-  if (filters.status) conditions.push(sql`split_part(key, ':', 1) = ${filters.status}`);
+  if (filters.status) conditions.push(sql`split_part(key, '.', 1) = ${filters.status}`);
   if (filters.unbatched) {
-    conditions.push(sql`split_part(key, ':', 2) = 'unsorted'`);
-    if (!filters.status) conditions.push(sql`split_part(key, ':', 1) in ('draft', 'active')`);
+    conditions.push(sql`split_part(key, '.', 2) = 'unsorted'`);
+    if (!filters.status) conditions.push(sql`split_part(key, '.', 1) in ('draft', 'active')`);
   }
   const result = await db.execute<{ n: string | number | null }>(
     sql`select coalesce(sum(n), 0) as n from row_counts where ${sql.join(conditions, sql` and `)}`,
@@ -54,7 +54,7 @@ export async function countMissions(db: DbOrTx, filters: { status?: string | und
 export async function countLots(db: DbOrTx, status: 'active' | 'completed'): Promise<number> {
   const result = await db.execute<{ n: string | number | null }>(
     sql`select coalesce(sum(n), 0) as n from row_counts
-      where table_name = 'mission_batches' and split_part(key, ':', 1) = ${status} and key not like '%:system'`,
+      where table_name = 'mission_batches' and split_part(key, '.', 1) = ${status} and key not like '%.system'`,
   );
   return Number(result.rows[0]?.n ?? 0);
 }

@@ -20,7 +20,7 @@ export async function getTechnicianCounts(db: Db, technicianId: string): Promise
       (select count(*) from resource_views rv join learning_resources lr on lr.id = rv.resource_id
         where rv.technician_id = ${technicianId})::int as formation_read,
       (select coalesce(sum(n), 0) from row_counts
-        where table_name = 'mission_batches' and key like '%:visible' and key not like 'completed:%')::int as find_missions,
+        where table_name = 'mission_batches' and key like '%.visible' and key not like 'completed.%')::int as find_missions,
       (select count(*) from applications
         where technician_id = ${technicianId} and status in ('Recruté', 'En attente', 'Terminé'))::int as applications,
       ((select count(*) from invoices where technician_id = ${technicianId} and status = 'Facture à soumettre')
@@ -60,8 +60,8 @@ export async function getAdminCounts(db: Db): Promise<AdminCounts> {
   const result = await db.execute<Record<string, number>>(sql`
     select
       coalesce(sum(n) filter (where table_name = 'jobs' and key = 'pending'), 0)::int as suggestions,
-      coalesce(sum(n) filter (where (table_name = 'missions' and key in ('draft:unsorted', 'active:unsorted'))
-        or (table_name = 'mission_batches' and key like 'active:%' and key not like '%:system')), 0)::int as missions_lots,
+      coalesce(sum(n) filter (where (table_name = 'missions' and key in ('draft.unsorted', 'active.unsorted'))
+        or (table_name = 'mission_batches' and key like 'active.%' and key not like '%.system')), 0)::int as missions_lots,
       coalesce(sum(n) filter (where table_name = 'technicians' and key = 'pending'), 0)::int as techniciens,
       coalesce(sum(n) filter (where (table_name = 'invoices' and key = 'Facture envoyée')
         or (table_name = 'transfers' and key = 'Enregistré')), 0)::int as factures_virements,
