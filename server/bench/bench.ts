@@ -14,10 +14,11 @@ import pg from 'pg';
 import { count, sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
-import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
+import { SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
 import { selectedEndpoints, type Endpoint, type Session } from './endpoints';
 import { runPostgresExtras } from './extras';
 import { startServer, waitFor } from './server-process';
+import { loginAs } from './sessions';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -38,18 +39,6 @@ interface Row {
   uncached?: { reqPerSec: number; p50: number; p99: number; errors: number };
   /** PGlite rows: the share of the PostgreSQL throughput for the same read. */
   ofPostgres?: number;
-}
-
-async function loginAs(base: string, email: string): Promise<Session> {
-  const response = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ email, password: SCALE_PASSWORD }),
-  });
-  if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
-  const body = (await response.json()) as { technician: { id: string } | null };
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
-  return { cookie, technicianId: body.technician?.id ?? null };
 }
 
 function cannon(options: autocannon.Options): Promise<autocannon.Result> {
@@ -209,7 +198,7 @@ async function runPass(
     await waitFor(`${base}/api/public/config`);
     const technicians: Session[] = [];
     for (let i = 1; i <= 32; i += 1) technicians.push(await loginAs(base, `tech${i * 7}@bench.maillon.test`));
-    const admin = [await loginAs(base, SCALE_ADMIN_EMAIL)];
+    const admin = [await loginAs(base)];
     const rows: Row[] = [];
     for (const endpoint of selectedEndpoints()) {
       console.log(`${label} — ${endpoint.name}…`);

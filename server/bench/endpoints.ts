@@ -24,6 +24,8 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "Compteurs d'onglets", area: 'technicien', path: (s) => `/api/technicians/${s.technicianId}/counts`, check: hasKeys('formation', 'findMissions') },
   { name: 'Factures', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/invoices`, check: isArray },
   { name: 'Compteurs admin', area: 'admin', path: () => '/api/admin/counts', check: hasKeys('suggestions', 'missionsLots') },
+  // The spec's call (02-administrator: GET /api/missions), first page, no filter: 100 000 missions most recent first.
+  { name: 'Liste des missions (page 1)', area: 'admin', path: () => '/api/missions', check: isArray },
   { name: 'Recherche missions', area: 'admin', path: () => '/api/missions?search=Site%201234&limit=20', check: isArray },
   { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
   { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },

@@ -79,6 +79,12 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFromEnv.default(false),
   /** Reads and sessions answered from memory until a table they depend on changes (docs/decisions/014). */
   READ_CACHE: booleanFromEnv.default(true),
+  /**
+   * Sessions kept in memory until the sessions, users or technicians tables change (docs/decisions/014, 027). Unset: the
+   * value of READ_CACHE. `READ_CACHE=false SESSION_CACHE=true` measures the miss path of reads as a read right after a
+   * write sees it (its session still cached).
+   */
+  SESSION_CACHE: booleanFromEnv.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token of GET /metrics on the main port; without it (and without METRICS_PORT) no metric is collected. */
   METRICS_TOKEN: z.string().min(16, 'au moins 16 caractères').optional(),
@@ -94,6 +100,8 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
+  /** SESSION_CACHE, or READ_CACHE when unset. */
+  sessionCache: boolean;
   uploadsDir: string;
   secureCookies: boolean;
   metricsEnabled: boolean;
@@ -113,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function withDerived(env: Env): Config {
   return {
     ...env,
+    sessionCache: env.SESSION_CACHE ?? env.READ_CACHE,
     uploadsDir: path.resolve(env.DATA_DIR, 'uploads'),
     secureCookies: env.PUBLIC_URL?.startsWith('https://') ?? false,
     metricsEnabled: Boolean(env.METRICS_TOKEN ?? env.METRICS_PORT),

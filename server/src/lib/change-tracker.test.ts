@@ -3,15 +3,23 @@ import { ChangeTracker, readTables, writtenTables } from './change-tracker';
 
 describe('writtenTables', () => {
   it('names the table of each kind of write, quoted or not', () => {
-    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions']);
+    expect(writtenTables('insert into "comments" ("id") values ($1)')).toEqual(['comments']);
     expect(writtenTables('update "applications" set "status" = $1 where "id" = $2')).toEqual(['applications']);
     expect(writtenTables('delete from mission_batches where id = $1')[0]).toBe('mission_batches');
     expect(writtenTables('truncate table invoices')[0]).toBe('invoices');
-    expect(writtenTables('with moved as (update "missions" set "batch_id" = $1 returning 1) insert into "audit_log" select 1')).toEqual([
-      'missions',
+    expect(writtenTables('with moved as (update "applications" set "batch_id" = $1 returning 1) insert into "audit_log" select 1')).toEqual([
+      'applications',
       'audit_log',
     ]);
-    expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers']);
+    expect(writtenTables('update public.resource_views set status = $1')).toEqual(['resource_views']);
+  });
+
+  it('adds row_counts to a write of a counted table (its counting triggers write it, decision 027)', () => {
+    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions', 'row_counts']);
+    expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers', 'row_counts']);
+    expect(writtenTables('truncate table learning_resources')).toEqual(expect.arrayContaining(['learning_resources', 'row_counts']));
+    expect(writtenTables('delete from "users" where "id" = $1')).toContain('row_counts');
+    expect(writtenTables('update "applications" set "status" = $1')).not.toContain('row_counts');
   });
 
   it('adds the tables a delete reaches through ON DELETE cascade / set null, transitively', () => {

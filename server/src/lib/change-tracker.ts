@@ -3,6 +3,7 @@ import { is } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import * as schema from '../db/schema';
+import { COUNTED_TABLES, ROW_COUNTS_TABLE } from './row-counts';
 
 /**
  * Which tables changed, and when, seen at the driver: every statement sent through the database client is read once
@@ -139,7 +140,7 @@ const HARMLESS_WRITE = /^\s*(?:insert\s+into\s+"sessions"|update\s+"sessions"\s+
 /**
  * Tables a delete (or an update) of a table's rows can change through foreign keys with ON DELETE / ON UPDATE actions
  * (cascade, set null, set default), followed transitively: deleting a user deletes its technician, which deletes its
- * applications… The database has no triggers; these actions are the only writes a statement makes elsewhere.
+ * applications… Besides these, the only writes a statement makes elsewhere are the row counts' triggers (COUNTED below).
  */
 function foreignKeyActions(kind: 'onDelete' | 'onUpdate'): Map<string, string[]> {
   const direct = new Map<string, Set<string>>();
@@ -171,6 +172,9 @@ function foreignKeyActions(kind: 'onDelete' | 'onUpdate'): Map<string, string[]>
 
 const CASCADES = { onDelete: foreignKeyActions('onDelete'), onUpdate: foreignKeyActions('onUpdate') };
 
+/** Tables whose writes also write row_counts through the counting triggers (lib/row-counts.ts, decision 027). */
+const COUNTED = new Set<string>(COUNTED_TABLES);
+
 /** Tables a statement writes ('*' for a schema change), with the tables its foreign-key actions reach; or none. */
 export function writtenTables(text: string): string[] {
   if (SCHEMA_CHANGE.test(text)) return ['*'];
@@ -183,6 +187,7 @@ export function writtenTables(text: string): string[] {
     const reached = verb.startsWith('update') ? CASCADES.onUpdate.get(table) : verb.startsWith('insert') ? undefined : CASCADES.onDelete.get(table);
     for (const other of reached ?? []) tables.add(other);
   }
+  for (const table of [...tables]) if (COUNTED.has(table)) tables.add(ROW_COUNTS_TABLE);
   return [...tables];
 }
 

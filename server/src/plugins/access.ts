@@ -94,7 +94,7 @@ class SessionCache {
   }
 
   async find(token: string): Promise<AuthContext | null> {
-    if (!this.app.config.READ_CACHE) return findSessionByToken(this.app.db, token);
+    if (!this.app.config.sessionCache) return findSessionByToken(this.app.db, token);
     const now = Date.now();
     const cached = this.entries.get(token);
     if (cached && cached.expiresAt.getTime() > now && cached.absoluteExpiresAt.getTime() > now) return cached;

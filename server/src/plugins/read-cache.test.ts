@@ -156,6 +156,25 @@ describe('session cache', () => {
 });
 
 describe('without the read cache', () => {
+  it('keeps sessions in memory with SESSION_CACHE=true (feed on), still refusing a deleted session on the next request', async () => {
+    const off = await createTestContext({ READ_CACHE: false, SESSION_CACHE: true });
+    try {
+      expect(off.app.config.sessionCache).toBe(true);
+      expect(off.app.changeFeed).not.toBeNull();
+      const { technician, user } = await createTechnician(off.db);
+      const cookie = await login(off.app, technician.email);
+      const url = `/api/applications?technicianId=${technician.id}`;
+      expect((await as(off.app, cookie)({ method: 'GET', url })).statusCode).toBe(200);
+      expect((await as(off.app, cookie)({ method: 'GET', url })).statusCode).toBe(200);
+      expect(off.app.readCache.hits).toBe(0);
+      await off.db.execute(sql`delete from sessions where user_id = ${user.id}`);
+      await off.app.changeFeed?.caughtUp();
+      expect((await as(off.app, cookie)({ method: 'GET', url })).statusCode).toBe(401);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('computes every answer (READ_CACHE=false) and still sends ETags', async () => {
     const off = await createTestContext({ READ_CACHE: false });
     try {

@@ -8,7 +8,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     changes: ChangeTracker;
     readCache: TrackedCache<CachedAnswer>;
-    /** Other connections' writes, heard through database notifications (null with READ_CACHE=false). */
+    /** Other connections' writes, heard through database notifications (null with both caches off). */
     changeFeed: ChangeFeed | null;
   }
   interface FastifyContextConfig {
@@ -47,8 +47,9 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
   app.decorate('readCache', cache);
   const enabled = app.config.READ_CACHE;
   app.decorate('changeFeed', null);
-  if (enabled) {
-    // Without the feed, another instance's write would be served stale from memory until the entry's age bound.
+  if (enabled || app.config.sessionCache) {
+    // Without the feed, another instance's write would be served stale from memory until the entry's age bound (an
+    // answer, or a session: the session cache may be on without the read cache, SESSION_CACHE).
     app.addHook('onReady', async () => {
       app.changeFeed = await startChangeFeed(app.db, tracker, { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) });
     });

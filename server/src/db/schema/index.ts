@@ -7,3 +7,4 @@ export * from './appointments';
 export * from './devices';
 export * from './visit-reports';
 export * from './parts';
+export * from './counts';

@@ -60,8 +60,10 @@ export const missionBatches = pgTable(
     index('mission_batches_tags_idx').using('gin', t.tags),
     uniqueIndex('mission_batches_single_system_idx').on(t.isSystem).where(sql`is_system`),
     // The lots open to applications (isOpenLot), most recent first: the technician's list and its count read only this.
+    // Walked backwards for the « most recent » order (created_at desc, title, id), which Postgres's default null ordering
+    // (DESC NULLS FIRST) makes the exact reverse of this one; a DESC NULLS LAST index would not serve it (decision 027).
     index('mission_batches_open_idx')
-      .on(t.createdAt.desc(), t.id)
+      .on(t.createdAt, t.title.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`visibility = 'visible' and status <> 'completed' and not is_system`),
     // The radius pre-filter of "Trouver des missions" (lots whose box meets the search square), open lots only.
     index('mission_batches_geo_box_idx')
@@ -107,9 +109,13 @@ export const missions = pgTable(
   },
   (t) => [
     check('missions_status_check', sql.raw(`status in (${sqlList(MISSION_STATUSES)})`)),
-    index('missions_batch_idx').on(t.batchId),
+    // The admin list's orders (most recent first, id as tie-breaker): unfiltered, within a lot, by status, « À trier »
+    // (decision 027). A page walks one of these backwards and stops after `limit` rows instead of sorting the table.
+    index('missions_created_idx').on(t.createdAt, t.id),
+    index('missions_batch_idx').on(t.batchId, t.createdAt, t.id),
     index('missions_origin_batch_idx').on(t.originBatchId),
-    index('missions_status_idx').on(t.status, t.createdAt),
+    index('missions_status_idx').on(t.status, t.createdAt, t.id),
+    index('missions_unbatched_idx').on(t.createdAt, t.id).where(sql`batch_id is null`),
     index('missions_department_idx').on(t.department),
     index('missions_device_idx').on(t.deviceId),
     // The admin map's viewport query: the known position, else the approximate one.

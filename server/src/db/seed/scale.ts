@@ -127,12 +127,14 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
     `${t.lots} lots (${t.visibleLots} visible)`,
     sql.raw(`
       insert into mission_batches (title, description, price_cents, departments, tags, deadline, visibility, status,
-        defibrillators_sum, defibrillators_done, amount_per_defib_cents)
+        defibrillators_sum, defibrillators_done, amount_per_defib_cents, created_at)
       select 'Lot ' || i || ' - ' || ${DEPARTMENTS_SQL}[1 + i % 20], 'Lot de missions de maintenance n°' || i,
         (5 + i % 20) * 12000, array[${DEPARTMENTS_SQL}[1 + i % 20]], array[${TAGS_SQL}[1 + i % 6]],
         now() + ((i % 90) || ' days')::interval, case when i <= ${t.visibleLots} then 'visible' else 'invisible' end,
         case when i > ${t.lots} * 0.8 then 'completed' else 'active' end, ${Math.max(1, Math.floor(t.missions / t.lots))}, 0,
-        ((5 + i % 20) * 12000) / ${Math.max(1, Math.floor(t.missions / t.lots))}
+        ((5 + i % 20) * 12000) / ${Math.max(1, Math.floor(t.missions / t.lots))},
+        -- One creation time each, as real rows have (a shared one would make every « most recent » order a full sort).
+        now() - i * interval '1 minute'
       from generate_series(1, ${t.lots}) i`),
   );
   await step(
@@ -151,12 +153,13 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
       )
       insert into missions (title, description, location, department, budget_cents, tags, status, batch_id, serial_number,
         client_name, defibrillator_model, visit_type, tel_site, email_site, completion_link, postal_code, city, latitude, longitude,
-        approx_latitude, approx_longitude)
+        approx_latitude, approx_longitude, created_at)
       select 'Maintenance - Site ' || i, 'Visite de maintenance', i || ' rue de la République, ' || postal_code || ' ' || city,
         dept, 15000, array['Maintenance'], 'active', batch_id, 'SN-B-' || i, 'Client ' || i,
         ${MODELS_SQL}[1 + i % 8], 'Maintenance', '01 00 00 00 00', 'site' || i || '@exemple.fr',
         'https://formulaires.maillon.fr/c?s=SN-B-' || i, postal_code, city,
-        case when i % 10 = 0 then null else site_lat end, case when i % 10 = 0 then null else site_lon end, approx_lat, approx_lon
+        case when i % 10 = 0 then null else site_lat end, case when i % 10 = 0 then null else site_lon end, approx_lat, approx_lon,
+        now() - i * interval '10 seconds'
       from sites`),
   );
   const started = Date.now();

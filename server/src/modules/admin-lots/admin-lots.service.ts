@@ -13,6 +13,7 @@ import { applications, missionBatches, missions, technicians } from '../../db/sc
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { likePattern } from '../../lib/pagination';
+import { countLots } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 
 const LOT_NOT_FOUND = 'Lot introuvable';
@@ -121,15 +122,29 @@ function batchSearchFilter(search: string): SQL {
  * One page of lots: the page's ids first (index `mission_batches_status_created_idx`, no join), then the columns and
  * figures of those 20 lots only — instead of joining every lot with its recruit before sorting (docs/decisions/012).
  */
-async function listBatchesWhere(db: Db, where: SQL, { limit, offset }: { limit: number; offset: number }) {
+/**
+ * A page of lots, newest first (mission_batches_status_created_idx), and its total: without a search, the count the
+ * database keeps (row_counts, decision 027) instead of a count over the lots.
+ */
+async function listBatchesWhere(
+  db: Db,
+  where: SQL,
+  { limit, offset, countedStatus }: { limit: number; offset: number; countedStatus: 'active' | 'completed' | null },
+) {
   const order = [desc(missionBatches.createdAt), desc(missionBatches.id)];
-  const [page, [total]] = await Promise.all([
+  const [page, total] = await Promise.all([
     db.select({ id: missionBatches.id }).from(missionBatches).where(where).orderBy(...order).limit(limit).offset(offset),
-    db.select({ n: count() }).from(missionBatches).where(where),
+    countedStatus
+      ? countLots(db, countedStatus)
+      : db
+          .select({ n: count() })
+          .from(missionBatches)
+          .where(where)
+          .then(([row]) => Number(row?.n ?? 0)),
   ]);
   const ids = page.map((p) => p.id);
   const rows = ids.length ? await selectBatches(db).where(inArray(missionBatches.id, ids)).orderBy(...order) : [];
-  return { items: rows.map(toAdminBatch), total: Number(total?.n ?? 0) };
+  return { items: rows.map(toAdminBatch), total };
 }
 
 /** Active lots (not the system lot), newest first. */
@@ -139,7 +154,7 @@ export async function listActiveBatches(
 ): Promise<{ items: AdminBatch[]; total: number }> {
   const filters: SQL[] = [eq(missionBatches.status, 'active'), eq(missionBatches.isSystem, false)];
   if (search) filters.push(batchSearchFilter(search));
-  return listBatchesWhere(db, and(...filters)!, { limit, offset });
+  return listBatchesWhere(db, and(...filters)!, { limit, offset, countedStatus: search ? null : 'active' });
 }
 
 /** Completed lots with their missions and recruited technician (the Terminés sub-tab). */
@@ -149,7 +164,7 @@ export async function listCompletedBatches(
 ): Promise<{ items: CompletedBatch[]; total: number }> {
   const filters: SQL[] = [eq(missionBatches.status, 'completed'), eq(missionBatches.isSystem, false)];
   if (search) filters.push(batchSearchFilter(search));
-  const { items, total } = await listBatchesWhere(db, and(...filters)!, { limit, offset });
+  const { items, total } = await listBatchesWhere(db, and(...filters)!, { limit, offset, countedStatus: search ? null : 'completed' });
   if (items.length === 0) return { items: [], total };
   const rows = await db
     .select({

@@ -10,6 +10,7 @@ import { audit } from '../../lib/audit';
 import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
 import { linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry, siteIsApproximate, siteLatitude, siteLongitude } from '../../lib/positions';
+import { countMissions } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { missionColumns, toMission } from './admin-missions.mapper';
 
@@ -51,7 +52,12 @@ export async function listMissions(db: Db, filters: MissionListFilters): Promise
   }
   if (filters.status) where.push(eq(missions.status, filters.status));
   const condition = where.length ? and(...where) : undefined;
-  const countAll = async () => Number((await db.select({ n: count() }).from(missions).where(condition))[0]?.n ?? 0);
+  // Without a search or a lot, the total is read from the row counts the database keeps (decision 027); within a lot it
+  // is a count over missions_batch_idx.
+  const countAll = async () =>
+    filters.search || filters.batchId
+      ? Number((await db.select({ n: count() }).from(missions).where(condition))[0]?.n ?? 0)
+      : countMissions(db, filters);
   // A text search reads every matching mission anyway: one pass gives the page and the total (count over ()) — it halves
   // a search on the embedded database, where it is a scan. Without a search the page walks the (created_at, id) order
   // and stops after `limit` rows, so the total is its own pass beside it.

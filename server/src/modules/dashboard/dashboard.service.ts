@@ -12,13 +12,15 @@ export interface TechnicianCounts {
 
 /** Tab badges of the technician dashboard (spec §2 count rules), in one query. */
 export async function getTechnicianCounts(db: Db, technicianId: string): Promise<TechnicianCounts> {
+  // Lots and resources are counted by the database (row_counts, decision 027); the technician's own rows are a few
+  // indexed lookups (each index starts with technician_id).
   const result = await db.execute<Record<string, number>>(sql`
     select
-      (select count(*) from learning_resources)::int as formation_total,
+      (select coalesce(sum(n), 0) from row_counts where table_name = 'learning_resources')::int as formation_total,
       (select count(*) from resource_views rv join learning_resources lr on lr.id = rv.resource_id
         where rv.technician_id = ${technicianId})::int as formation_read,
-      (select count(*) from mission_batches
-        where visibility = 'visible' and status <> 'completed' and not is_system)::int as find_missions,
+      (select coalesce(sum(n), 0) from row_counts
+        where table_name = 'mission_batches' and key like '%.visible' and key not like 'completed.%')::int as find_missions,
       (select count(*) from applications
         where technician_id = ${technicianId} and status in ('Recruté', 'En attente', 'Terminé'))::int as applications,
       ((select count(*) from invoices where technician_id = ${technicianId} and status = 'Facture à soumettre')
@@ -53,18 +55,22 @@ export interface AdminCounts {
  */
 export async function getAdminCounts(db: Db): Promise<AdminCounts> {
   const attentionDay = addDaysToDay(parisDay(), ATTENTION_WINDOW_DAYS);
+  // One indexed read of row_counts (kept by triggers, decision 027): a few status rows per table, and for the devices
+  // the dates up to the attention day (a range of the primary key) plus those out of order.
   const result = await db.execute<Record<string, number>>(sql`
     select
-      (select count(*) from jobs where status = 'pending')::int as suggestions,
-      ((select count(*) from missions where batch_id is null and status in ('draft', 'active'))
-        + (select count(*) from mission_batches where status = 'active' and not is_system))::int as missions_lots,
-      (select count(*) from technicians where status = 'pending')::int as techniciens,
-      ((select count(*) from invoices where status = 'Facture envoyée')
-        + (select count(*) from transfers where status = 'Enregistré'))::int as factures_virements,
-      (select count(*) from shipments where status in ('draft', 'in_transit'))::int as expeditions,
-      (select count(*) from learning_resources)::int as librairie,
-      (select count(*) from devices where functional_state = 'Hors service' or (functional_state <> 'Supprimé définitivement' and
-        least(battery_expiry, adult_pads_expiry, case when pediatric_pads_present then pediatric_pads_expiry end, next_maintenance_due) <= ${attentionDay}::date))::int as parc_dae
+      coalesce(sum(n) filter (where table_name = 'jobs' and key = 'pending'), 0)::int as suggestions,
+      coalesce(sum(n) filter (where (table_name = 'missions' and key in ('draft.unsorted', 'active.unsorted'))
+        or (table_name = 'mission_batches' and key like 'active.%' and key not like '%.system')), 0)::int as missions_lots,
+      coalesce(sum(n) filter (where table_name = 'technicians' and key = 'pending'), 0)::int as techniciens,
+      coalesce(sum(n) filter (where (table_name = 'invoices' and key = 'Facture envoyée')
+        or (table_name = 'transfers' and key = 'Enregistré')), 0)::int as factures_virements,
+      coalesce(sum(n) filter (where table_name = 'shipments' and key in ('draft', 'in_transit')), 0)::int as expeditions,
+      coalesce(sum(n) filter (where table_name = 'learning_resources'), 0)::int as librairie,
+      coalesce(sum(n) filter (where table_name = 'devices'), 0)::int as parc_dae
+    from row_counts
+    where table_name in ('jobs', 'missions', 'mission_batches', 'technicians', 'invoices', 'transfers', 'shipments', 'learning_resources')
+      or (table_name = 'devices' and (key = 'out' or (key >= '0' and key <= ${attentionDay})))
   `);
   const row = result.rows[0] ?? {};
   return {

@@ -8,6 +8,7 @@ import { notFound } from '../../lib/app-error';
 import { boundingSquare, EARTH_RADIUS_M, estimateRoundTrip, nearestDistance, type GeoPoint } from '../../lib/geo';
 import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
 import { technicianHomeColumns } from '../../lib/positions';
+import { openLotsCountSql } from '../../lib/row-counts';
 
 /** Lots a technician may see: visible, not completed, never the system lot (decisions.md §4). */
 export function isOpenLot(): SQL {
@@ -109,7 +110,7 @@ function meetsSquare(home: GeoPoint, radiusKm: number): SQL {
  * Rings of the nearest-first search without a radius: each is tried until it holds the whole page (then no lot outside
  * it can come before the page's last), then every open lot, those without a position last.
  */
-const NEAREST_RINGS_KM = [15, 50, 150, 500];
+const NEAREST_RINGS_KM = [5, 15, 50, 150, 500];
 
 const lotColumns = {
   id: missionBatches.id,
@@ -197,7 +198,7 @@ async function findLotsByDistance(
       ringTotal: page.ringTotal,
       distanceKm: page.distanceKm,
       // Without a radius the total is every open lot of the filters, wherever it is (one count, beside the page).
-      allTotal: radius ? sql<number>`0` : sql<number>`(select count(*) from ${missionBatches} where ${and(openLot, ...conditions)})`.mapWith(Number),
+      allTotal: radius ? sql<number>`0` : openLotsTotal(conditions),
       ...lotFigures(sql`"page"."id"`, filter.technicianId),
     })
     .from(page)
@@ -215,6 +216,15 @@ async function findLotsByDistance(
     total = rows[0]?.allTotal ?? Number((await db.select({ n: count() }).from(missionBatches).where(and(openLot, ...conditions)))[0]?.n ?? 0);
   }
   return { page: { items: rows.map((row) => toAvailableLot(row, home)), total }, ringTotal };
+}
+
+/**
+ * The total of open lots for the filters: without a filter, the count the database keeps (row_counts, decision 027);
+ * with one, a count over the open lots' partial index.
+ */
+function openLotsTotal(conditions: SQL[]): SQL<number> {
+  if (!conditions.length) return openLotsCountSql();
+  return sql<number>`(select count(*) from ${missionBatches} where ${and(openLot, ...conditions)})`.mapWith(Number);
 }
 
 async function countWithinRadius(db: Db, filter: AvailableLotsFilter, home: GeoPoint, radius: number): Promise<number> {
@@ -246,7 +256,7 @@ async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoin
   const countAll = async () => Number((await db.select({ n: count() }).from(missionBatches).where(where))[0]?.n ?? 0);
   const lots = await db
     .select({
-      total: sql<number>`(select count(*) from ${missionBatches} where ${where})`.mapWith(Number),
+      total: openLotsTotal(conditions),
       ...Object.fromEntries(Object.keys(lotColumns).map((key) => [key, page[key as keyof typeof lotColumns]])) as { [K in keyof typeof lotColumns]: (typeof page)[K] },
       ...figures,
     })

@@ -1,0 +1,262 @@
+/**
+ * npm run bench:mixed — the mixed workload of issue 22: 100 simulated users (99 technicians with a Recruté lot and one
+ * admin) for 60 s against TWO server instances sharing one PostgreSQL (the full-scale bench database), each user
+ * alternating reads and writes (about 10 % writes: device toggles, visit dates, the lot comment, applications, admin
+ * edits) with a short think time between requests, spread over both instances. Reports p50 / p95 / p99 per endpoint,
+ * errors and the read cache's hit ratio (from each instance's /metrics), written to bench/results/mixed.md / .json.
+ *
+ * Options (environment): BENCH_DATABASE_URL (default postgres://…/maillon_bench), MIXED_USERS (100), MIXED_DURATION
+ * (60 s), MIXED_WRITE_SHARE (0.1), MIXED_THINK_MS (mean think time, 250), READ_CACHE (true; false measures the miss path).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startServer, waitFor } from './server-process';
+import { loginAs } from './sessions';
+import type { Session } from './endpoints';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const resultsDir = path.resolve(here, '../../bench/results');
+const USERS = Number(process.env.MIXED_USERS ?? 100);
+const DURATION_S = Number(process.env.MIXED_DURATION ?? 60);
+const WRITE_SHARE = Number(process.env.MIXED_WRITE_SHARE ?? 0.1);
+const THINK_MS = Number(process.env.MIXED_THINK_MS ?? 250);
+const READ_CACHE = process.env.READ_CACHE ?? 'true';
+const METRICS_TOKEN = crypto.randomBytes(16).toString('hex');
+const PORTS = [3360, 3361];
+
+interface Technician extends Session {
+  technicianId: string;
+  applicationId: string;
+  missionIds: string[];
+  base: string;
+}
+
+interface Action {
+  name: string;
+  write: boolean;
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Statuses that are a correct answer (an application to a lot already applied to is refused with 409). */
+  ok?: number[];
+}
+
+const samples = new Map<string, { write: boolean; latencies: number[]; errors: number; statuses: Map<number, number> }>();
+
+function record(action: Action, ms: number, status: number): void {
+  let entry = samples.get(action.name);
+  if (!entry) samples.set(action.name, (entry = { write: action.write, latencies: [], errors: 0, statuses: new Map() }));
+  entry.latencies.push(ms);
+  entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1);
+  if (!(action.ok ?? [200, 201]).includes(status)) entry.errors += 1;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+function technicianAction(t: Technician, lotIds: string[]): Action {
+  const id = t.technicianId;
+  if (Math.random() < WRITE_SHARE) {
+    const missionId = pick(t.missionIds);
+    return pick<Action>([
+      { name: 'écriture — appareil fait / à faire', write: true, method: 'PATCH', path: `/api/technician-mission-data/${missionId}/${id}`, body: { isCompleted: Math.random() < 0.5 } },
+      { name: 'écriture — date de visite', write: true, method: 'PATCH', path: `/api/technician-mission-data/${missionId}/${id}`, body: { plannedVisitDate: day(1 + Math.floor(Math.random() * 30)) } },
+      { name: 'écriture — commentaire du lot', write: true, method: 'PUT', path: `/api/applications/${t.applicationId}/technician-comment`, body: { content: `Passage prévu ${day(2)}` } },
+      ...(lotIds.length
+        ? [{ name: 'écriture — candidature', write: true, method: 'POST', path: '/api/applications/batch', body: { batchId: pick(lotIds), technicianId: id }, ok: [201, 409] }]
+        : []),
+    ]);
+  }
+  return pick<Action>([
+    { name: 'Trouver des missions (les plus proches)', write: false, method: 'GET', path: `/api/mission-batches/available-for-application?technicianId=${id}&limit=20` },
+    { name: 'Trouver des missions (les plus récents)', write: false, method: 'GET', path: `/api/mission-batches/available-for-application?technicianId=${id}&sort=recent&limit=20` },
+    { name: 'Candidatures', write: false, method: 'GET', path: `/api/applications?technicianId=${id}` },
+    { name: "Compteurs d'onglets", write: false, method: 'GET', path: `/api/technicians/${id}/counts` },
+    { name: 'Factures', write: false, method: 'GET', path: `/api/technician/${id}/invoices` },
+    { name: 'Appareils du lot recruté', write: false, method: 'GET', path: '/api/missions' },
+  ]);
+}
+
+function adminAction(missions: { id: string; body: Record<string, unknown> }[]): Action {
+  if (Math.random() < WRITE_SHARE && missions.length) {
+    const mission = pick(missions);
+    return { name: 'écriture — admin modifie une mission', write: true, method: 'PUT', path: `/api/missions/${mission.id}`, body: { ...mission.body, observations: `Revu ${new Date().toISOString()}` } };
+  }
+  return pick<Action>([
+    { name: 'Compteurs admin', write: false, method: 'GET', path: '/api/admin/counts' },
+    { name: 'Liste des missions (page 1)', write: false, method: 'GET', path: '/api/missions' },
+    { name: 'Recherche missions', write: false, method: 'GET', path: '/api/missions?search=Site%201234&limit=20' },
+    { name: 'Page des lots', write: false, method: 'GET', path: '/api/mission-batches?limit=20' },
+    { name: 'Page des techniciens', write: false, method: 'GET', path: '/api/technicians?status=active&limit=20' },
+  ]);
+}
+
+async function send(base: string, cookie: string, action: Action): Promise<{ status: number; body: unknown }> {
+  const started = performance.now();
+  let status = 0;
+  let body: unknown = null;
+  try {
+    const response = await fetch(`${base}${action.path}`, {
+      method: action.method,
+      headers: { cookie, origin: base, ...(action.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: action.body !== undefined ? JSON.stringify(action.body) : undefined,
+    });
+    status = response.status;
+    const text = await response.text();
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    status = 0;
+  }
+  record(action, performance.now() - started, status);
+  return { status, body };
+}
+
+async function cacheCounters(base: string): Promise<{ hits: number; misses: number }> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { hits: value('maillon_read_cache_hits_total'), misses: value('maillon_read_cache_misses_total') };
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/maillon_bench';
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('delete from rate_limits');
+  // Technicians with a Recruté lot holding devices: their field writes are allowed.
+  const recruited = await client.query<{ email: string; application_id: string; mission_ids: string[] }>(
+    `select distinct on (t.id) t.email, a.id as application_id,
+       (select array_agg(m.id) from (select id from missions where batch_id = a.batch_id order by id limit 5) m) as mission_ids
+     from applications a join technicians t on t.id = a.technician_id join mission_batches b on b.id = a.batch_id
+     where a.status = 'Recruté' and b.status = 'active' and t.status = 'active' and exists (select 1 from missions where batch_id = a.batch_id)
+     order by t.id, a.id limit $1`,
+    [USERS - 1],
+  );
+  await client.end();
+  if (recruited.rows.length < USERS - 1) throw new Error(`only ${recruited.rows.length} recruited technicians in ${databaseUrl}`);
+
+  const env = { DATABASE_URL: databaseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-mixed-')), READ_CACHE, METRICS_TOKEN };
+  const servers = PORTS.map((port) => startServer(env, port));
+  const bases = PORTS.map((port) => `http://127.0.0.1:${port}`);
+  try {
+    await Promise.all(bases.map((base) => waitFor(`${base}/api/public/config`)));
+    console.log(`Mixte — connexion de ${USERS} utilisateurs…`);
+    const technicians: Technician[] = [];
+    for (const [i, row] of recruited.rows.entries()) {
+      const base = bases[i % bases.length]!;
+      const session = await loginAs(base, row.email, `10.9.${Math.floor(i / 250)}.${i % 250}`);
+      technicians.push({ ...session, technicianId: session.technicianId!, applicationId: row.application_id, missionIds: row.mission_ids, base });
+    }
+    const admin = await loginAs(bases[0]!);
+    const firstPage = (await (await fetch(`${bases[0]}/api/missions?limit=20`, { headers: { cookie: admin.cookie } })).json()) as Record<string, string | null>[];
+    const editable = firstPage.map((m) => ({
+      id: m.id!,
+      body: {
+        serialNumber: m.serialNumber,
+        clientName: m.clientName,
+        defibrillatorModel: m.defibrillatorModel,
+        visitType: m.visitType,
+        department: m.department,
+        completionLink: m.completionLink,
+        address: m.location,
+        title: m.title,
+        description: m.description,
+      },
+    }));
+    const before = await Promise.all(bases.map(cacheCounters));
+
+    const loadBefore = os.loadavg()[0]!;
+    console.log(`Mixte — ${USERS} utilisateurs pendant ${DURATION_S} s sur ${bases.length} instances (READ_CACHE=${READ_CACHE})…`);
+    const end = Date.now() + DURATION_S * 1000;
+    const think = () => new Promise((r) => setTimeout(r, THINK_MS * 2 * Math.random()));
+    const technicianLoop = async (t: Technician, i: number) => {
+      let lotIds: string[] = [];
+      let turn = i;
+      while (Date.now() < end) {
+        // Each request goes to either instance, as behind a load balancer: a write on one, the next read on the other.
+        const base = bases[turn++ % bases.length]!;
+        const action = technicianAction(t, lotIds);
+        const { body } = await send(base, t.cookie, action);
+        if (!action.write && action.path.includes('available-for-application') && Array.isArray(body)) {
+          lotIds = (body as { id: string }[]).map((lot) => lot.id);
+        }
+        await think();
+      }
+    };
+    const adminLoop = async () => {
+      let turn = 0;
+      while (Date.now() < end) {
+        await send(bases[turn++ % bases.length]!, admin.cookie, adminAction(editable));
+        await think();
+      }
+    };
+    await Promise.all([...technicians.map(technicianLoop), adminLoop()]);
+    const loadAfter = os.loadavg()[0]!;
+    const after = await Promise.all(bases.map(cacheCounters));
+    const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
+    const misses = after.reduce((sum, c, i) => sum + c.misses - before[i]!.misses, 0);
+
+    const rows = [...samples.entries()]
+      .map(([name, s]) => {
+        const sorted = [...s.latencies].sort((a, b) => a - b);
+        return {
+          name,
+          write: s.write,
+          requests: sorted.length,
+          perSecond: sorted.length / DURATION_S,
+          p50: percentile(sorted, 50),
+          p95: percentile(sorted, 95),
+          p99: percentile(sorted, 99),
+          errors: s.errors,
+          statuses: Object.fromEntries(s.statuses),
+        };
+      })
+      .sort((a, b) => Number(a.write) - Number(b.write) || a.name.localeCompare(b.name));
+    const total = rows.reduce((sum, r) => sum + r.requests, 0);
+    const writes = rows.filter((r) => r.write).reduce((sum, r) => sum + r.requests, 0);
+    const errors = rows.reduce((sum, r) => sum + r.errors, 0);
+    const hitRatio = hits + misses ? hits / (hits + misses) : 0;
+    const fmt = (n: number) => n.toFixed(1);
+    const markdown = [
+      `## Charge mixte du ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${os.cpus().length} cœurs, Node ${process.version})`,
+      '',
+      `${USERS} utilisateurs (${USERS - 1} techniciens recrutés, 1 admin), ${DURATION_S} s, ${bases.length} instances sur un PostgreSQL, ` +
+        `pause moyenne ${THINK_MS} ms, READ_CACHE=${READ_CACHE}. ${total} requêtes (${fmt(total / DURATION_S)}/s), ` +
+        `${writes} écritures (${fmt((100 * writes) / Math.max(1, total))} %), ${errors} erreurs, ` +
+        `cache de lecture : ${hits} succès / ${misses} défauts (${fmt(100 * hitRatio)} %). ` +
+        `Charge de la machine (load average 1 min) : ${loadBefore.toFixed(1)} au début, ${loadAfter.toFixed(1)} à la fin.`,
+      '',
+      '| endpoint | requêtes | req/s | p50 ms | p95 ms | p99 ms | erreurs | statuts |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+      ...rows.map(
+        (r) =>
+          `| ${r.name} | ${r.requests} | ${fmt(r.perSecond)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.errors} | ` +
+          `${Object.entries(r.statuses).map(([status, n]) => `${status}×${n}`).join(' ')} |`,
+      ),
+    ].join('\n');
+    console.log(`\n${markdown}\n`);
+    if (process.env.MIXED_WRITE_RESULTS !== 'false') {
+      fs.mkdirSync(resultsDir, { recursive: true });
+      fs.writeFileSync(path.join(resultsDir, 'mixed.md'), `${markdown}\n`);
+      fs.writeFileSync(
+        path.join(resultsDir, 'mixed.json'),
+        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, loadBefore, loadAfter, hits, misses, rows }, null, 2),
+      );
+    }
+  } finally {
+    for (const server of servers) server.kill('SIGTERM');
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,18 @@
+import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD } from '../src/db/seed/scale';
+import type { Session } from './endpoints';
+
+/**
+ * Logs in through the real route (the scale seed's password) and keeps the session cookie; the admin by default.
+ * `forwardedFor` spreads many logins over client addresses (the servers trust X-Forwarded-For in the bench).
+ */
+export async function loginAs(base: string, email: string = SCALE_ADMIN_EMAIL, forwardedFor?: string): Promise<Session> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base, ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+    body: JSON.stringify({ email, password: SCALE_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { technician: { id: string } | null };
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return { cookie, technicianId: body.technician?.id ?? null };
+}

@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
+import { devices, jobs, learningResources, missionBatches, missions, shipments, technicians } from '../db/schema';
+import type { Db } from '../db/client';
+import { getAdminCounts } from '../modules/dashboard/dashboard.service';
+import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../test/helpers';
+import { rowsOf } from './change-feed/triggers';
+import { COUNTED_TABLES, countLots, countMissions } from './row-counts';
+
+let ctx: TestContext;
+let admin: ReturnType<typeof as>;
+let adminCookie: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext({}, { poolSize: 8 });
+  adminCookie = await login(ctx.app, (await createAdmin(ctx.db)).email);
+  admin = as(ctx.app, adminCookie);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+/** The counts row_counts holds (zeros left out), and the same counted again from the tables' rows. */
+async function keptAndRecounted(db: Db) {
+  const keys = rowsOf<{ table_name: string; keyed: string }>(await db.execute(sql`select table_name, keyed from maillon_row_count_keys()`));
+  const recounted: Record<string, number> = {};
+  for (const { table_name: table, keyed } of keys) {
+    const rows = rowsOf<{ k: string; n: string | number }>(
+      await db.execute(sql.raw(`select ${keyed} as k, count(*) as n from "${table}" r group by 1`)),
+    );
+    for (const row of rows) recounted[`${table}/${row.k}`] = Number(row.n);
+  }
+  const kept: Record<string, number> = {};
+  for (const row of rowsOf<{ table_name: string; key: string; n: string | number }>(await db.execute(sql`select table_name, key, n from row_counts where n <> 0`))) {
+    kept[`${row.table_name}/${row.key}`] = Number(row.n);
+  }
+  return { kept, recounted };
+}
+
+async function expectExact(db: Db = ctx.db) {
+  const { kept, recounted } = await keptAndRecounted(db);
+  expect(kept).toEqual(recounted);
+  // The admin badges against the counts over the tables (the queries they replaced).
+  const attentionDay = addDaysToDay(parisDay(), ATTENTION_WINDOW_DAYS);
+  const [direct] = rowsOf<Record<string, string | number>>(
+    await db.execute(sql`
+      select
+        (select count(*) from jobs where status = 'pending') as suggestions,
+        ((select count(*) from missions where batch_id is null and status in ('draft', 'active'))
+          + (select count(*) from mission_batches where status = 'active' and not is_system)) as missions_lots,
+        (select count(*) from technicians where status = 'pending') as techniciens,
+        ((select count(*) from invoices where status = 'Facture envoyée')
+          + (select count(*) from transfers where status = 'Enregistré')) as factures_virements,
+        (select count(*) from shipments where status in ('draft', 'in_transit')) as expeditions,
+        (select count(*) from learning_resources) as librairie,
+        (select count(*) from devices where functional_state = 'Hors service' or (functional_state <> 'Supprimé définitivement' and
+          least(battery_expiry, adult_pads_expiry, case when pediatric_pads_present then pediatric_pads_expiry end, next_maintenance_due) <= ${attentionDay}::date)) as parc_dae`),
+  );
+  expect(await getAdminCounts(db)).toEqual({
+    suggestions: Number(direct!.suggestions),
+    missionsLots: Number(direct!.missions_lots),
+    techniciens: Number(direct!.techniciens),
+    facturesVirements: Number(direct!.factures_virements),
+    expeditions: Number(direct!.expeditions),
+    librairie: Number(direct!.librairie),
+    parcDae: Number(direct!.parc_dae),
+  });
+  // The list totals read from the counts, against counts over the tables.
+  const direct2 = async (query: ReturnType<typeof sql>) => Number(rowsOf<{ n: string | number }>(await db.execute(query))[0]!.n);
+  expect(await countLots(db, 'active')).toBe(await direct2(sql`select count(*) as n from mission_batches where status = 'active' and not is_system`));
+  expect(await countLots(db, 'completed')).toBe(await direct2(sql`select count(*) as n from mission_batches where status = 'completed' and not is_system`));
+  expect(await countMissions(db, {})).toBe(await direct2(sql`select count(*) as n from missions`));
+  expect(await countMissions(db, { unbatched: true })).toBe(
+    await direct2(sql`select count(*) as n from missions where batch_id is null and status in ('draft', 'active')`),
+  );
+  for (const status of ['draft', 'active', 'completed', 'cancelled']) {
+    expect(await countMissions(db, { status })).toBe(await direct2(sql`select count(*) as n from missions where status = ${status}`));
+    expect(await countMissions(db, { status, unbatched: true })).toBe(
+      await direct2(sql`select count(*) as n from missions where status = ${status} and batch_id is null`),
+    );
+  }
+  return kept;
+}
+
+const missionPayload = { title: 'Contrôle', description: 'd', location: '3 rue X, 75011 Paris', department: '75', budget: '10', deadline: '2027-03-01' };
+
+describe('row counts kept by triggers (decision 027)', () => {
+  it('has the counting triggers on every counted table, and only there', async () => {
+    const rows = rowsOf<{ table: string; n: string | number }>(
+      await ctx.db.execute(sql`
+        select c.relname as "table", count(*) as n from pg_trigger t join pg_class c on c.oid = t.tgrelid
+        where t.tgname like 'maillon_count_rows_%' group by 1 order by 1`),
+    );
+    expect(rows.map((r) => r.table)).toEqual([...COUNTED_TABLES].sort());
+    expect(rows.every((r) => Number(r.n) === 4)).toBe(true);
+  });
+
+  it('stays exact after inserts, updates, deletes through the API and the query builder', async () => {
+    await expectExact();
+    // Missions through the API: created unsorted and in a lot, moved, published, deleted.
+    const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Lot A', visibility: 'visible', status: 'active' }).returning();
+    const created = [];
+    for (let i = 0; i < 3; i++) created.push((await admin({ method: 'POST', url: '/api/missions', payload: missionPayload })).json().id as string);
+    const inLot = await admin({ method: 'POST', url: '/api/missions', payload: { ...missionPayload, batchId: lot!.id } });
+    expect(inLot.statusCode).toBe(201);
+    let kept = await expectExact();
+    expect(kept['missions/draft.unsorted']).toBe(3);
+    expect((await admin({ method: 'PATCH', url: '/api/missions/move-to-batch', payload: { missionIds: created.slice(0, 2), batchId: lot!.id } })).statusCode).toBe(200);
+    kept = await expectExact();
+    expect(kept['missions/draft.unsorted']).toBe(1);
+    expect((await admin({ method: 'DELETE', url: `/api/missions/${created[2]}` })).statusCode).toBe(200);
+    kept = await expectExact();
+    expect(kept['missions/draft.unsorted']).toBeUndefined();
+
+    // The list's total follows (read from the counts), for each filter it serves.
+    const list = await admin({ method: 'GET', url: '/api/missions?limit=1' });
+    expect(Number(list.headers['x-total-count'])).toBe(Number((await ctx.db.select({ n: sql<number>`count(*)` }).from(missions))[0]!.n));
+    expect(await countMissions(ctx.db, { unbatched: true })).toBe(0);
+    expect(await countMissions(ctx.db, { status: 'draft' })).toBe(3);
+
+    // A statement changing many rows at once, and a change of key back and forth in one statement.
+    await ctx.db.update(missions).set({ status: 'active' }).where(eq(missions.batchId, lot!.id));
+    await expectExact();
+    await ctx.db.update(missions).set({ batchId: null });
+    kept = await expectExact();
+    expect(kept['missions/active.unsorted']).toBe(3);
+
+    // Lots: visibility and status changes; deleting a lot sets its missions' batch_id to null (a foreign-key action).
+    await ctx.db.update(missions).set({ batchId: lot!.id });
+    await ctx.db.update(missionBatches).set({ status: 'completed' }).where(eq(missionBatches.id, lot!.id));
+    await expectExact();
+    await ctx.db.delete(missionBatches).where(eq(missionBatches.id, lot!.id));
+    kept = await expectExact();
+    expect(kept['missions/active.unsorted']).toBe(3);
+
+    // Technicians, jobs, shipments, the library, devices.
+    const tech = await createTechnician(ctx.db, { status: 'pending' });
+    await expectExact();
+    await ctx.db.update(technicians).set({ status: 'active' }).where(eq(technicians.id, tech.technician.id));
+    await ctx.db
+      .insert(jobs)
+      .values([1, 2].map((i) => ({ serialNumber: `SN${i}`, clientName: 'c', defibrillatorModel: 'm', visitType: 'v', department: '75', completionLink: 'l', address: 'a' })));
+    await ctx.db.insert(shipments).values([
+      { technicianId: tech.technician.id, status: 'draft' },
+      { technicianId: tech.technician.id, status: 'in_transit' },
+    ]);
+    await ctx.db.update(shipments).set({ status: 'delivered' }).where(eq(shipments.status, 'in_transit'));
+    const [resource] = await ctx.db.insert(learningResources).values({ title: 'M', description: 'd', url: 'https://a.test', type: 'video', duration: 5 }).returning();
+    await expectExact();
+    const soon = addDaysToDay(parisDay(), 10);
+    const later = addDaysToDay(parisDay(), 400);
+    const inserted = await ctx.db
+      .insert(devices)
+      .values([
+        { serialNumber: 'A1', serialKey: 'A1', batteryExpiry: soon },
+        { serialNumber: 'A2', serialKey: 'A2', batteryExpiry: later, adultPadsExpiry: later, pediatricPadsPresent: false, pediatricPadsExpiry: soon },
+        { serialNumber: 'A3', serialKey: 'A3', functionalState: 'Hors service' },
+        { serialNumber: 'A4', serialKey: 'A4', functionalState: 'Supprimé définitivement', batteryExpiry: soon },
+      ])
+      .returning();
+    expect((await expectExact())['devices/out']).toBe(1);
+    expect((await getAdminCounts(ctx.db)).parcDae).toBe(2);
+    await ctx.db.update(devices).set({ pediatricPadsPresent: true }).where(eq(devices.serialKey, 'A2'));
+    expect((await getAdminCounts(ctx.db)).parcDae).toBe(3);
+    await expectExact();
+    await ctx.db.delete(devices).where(inArray(devices.id, inserted.map((d) => d.id)));
+    await ctx.db.delete(learningResources).where(eq(learningResources.id, resource!.id));
+    await ctx.db.delete(jobs);
+    await expectExact();
+  });
+
+  it('takes a rolled-back write back with it, and empties a truncated table’s counts', async () => {
+    const before = await expectExact();
+    await expect(
+      ctx.db.transaction(async (tx) => {
+        await tx.insert(missions).values({ title: 'Annulée' });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await expectExact()).toEqual(before);
+    await ctx.db.execute(sql`truncate table jobs`);
+    await ctx.db.insert(jobs).values({ serialNumber: 'T', clientName: 'c', defibrillatorModel: 'm', visitType: 'v', department: '75', completionLink: 'l', address: 'a' });
+    await ctx.db.execute(sql`truncate table jobs`);
+    const after = await expectExact();
+    expect(Object.keys(after).filter((k) => k.startsWith('jobs/'))).toEqual([]);
+  });
+
+  it('stays exact under concurrent writers (several connections on PostgreSQL)', async () => {
+    const [lotA, lotB] = await ctx.db
+      .insert(missionBatches)
+      .values([
+        { title: 'Concurrent A', visibility: 'visible', status: 'active' },
+        { title: 'Concurrent B', visibility: 'visible', status: 'active' },
+      ])
+      .returning();
+    const seeded = await ctx.db
+      .insert(missions)
+      .values(Array.from({ length: 40 }, (_, i) => ({ title: `C${i}`, batchId: i % 2 ? lotA!.id : null })))
+      .returning({ id: missions.id });
+    const ids = seeded.map((m) => m.id);
+    // 40 writers at once: moves in both directions, status changes, inserts, deletes, some rolled back.
+    const work = ids.map(async (id, i) => {
+      const kind = i % 5;
+      if (kind === 0) await ctx.db.update(missions).set({ batchId: i % 2 ? null : lotB!.id }).where(eq(missions.id, id));
+      else if (kind === 1) await ctx.db.update(missions).set({ status: 'active' }).where(eq(missions.id, id));
+      else if (kind === 2) await ctx.db.delete(missions).where(eq(missions.id, id));
+      else if (kind === 3) await ctx.db.insert(missions).values({ title: `N${i}`, status: i % 2 ? 'active' : 'draft', batchId: i % 3 ? lotA!.id : null });
+      else
+        await ctx.db
+          .transaction(async (tx) => {
+            await tx.update(missions).set({ batchId: lotB!.id }).where(eq(missions.id, id));
+            throw new Error('rollback');
+          })
+          .catch(() => undefined);
+    });
+    await Promise.all(work);
+    await expectExact();
+  });
+});

@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+
+/**
+ * Row counts kept by the database (table `row_counts`, triggers of migration 0015, docs/decisions/027): the tables
+ * counted, each row under a key (maillon_row_count_keys() in the migration):
+ * - jobs, technicians, invoices, transfers, shipments: the status;
+ * - missions: `<status>.unsorted` (no lot) or `<status>.lot`;
+ * - mission_batches: `<status>.<visibility>`, with `.system` after it for the system lot;
+ * - learning_resources: `all`;
+ * - devices: `out` (Hors service), `gone` (Supprimé définitivement), else its attention date `YYYY-MM-DD` (the earliest
+ *   expiry or maintenance) or `none`.
+ * A statement writing one of these tables also writes `row_counts` (the change tracker adds it, so cached answers that
+ * read counts are invalidated with the rows).
+ */
+export const COUNTED_TABLES = [
+  'jobs',
+  'missions',
+  'mission_batches',
+  'technicians',
+  'invoices',
+  'transfers',
+  'shipments',
+  'learning_resources',
+  'devices',
+] as const;
+
+export const ROW_COUNTS_TABLE = 'row_counts';
+
+/**
+ * The number of lots open to applications (visible, not finished, not the system lot: isOpenLot), as a scalar
+ * subquery over row_counts.
+ */
+export const openLotsCountSql = () =>
+  sql<number>`(select coalesce(sum(n), 0) from row_counts where table_name = 'mission_batches' and key like '%.visible' and key not like 'completed.%')`.mapWith(
+    Number,
+  );
+
+/** Missions of the admin list by status and place, read from the counts (no count over the table). */
+export async function countMissions(db: DbOrTx, filters: { status?: string | undefined; unbatched?: boolean | undefined }): Promise<number> {
+  const conditions = [sql`table_name = 'missions'`];
+  if (filters.status) conditions.push(sql`split_part(key, '.', 1) = ${filters.status}`);
+  if (filters.unbatched) {
+    conditions.push(sql`split_part(key, '.', 2) = 'unsorted'`);
+    if (!filters.status) conditions.push(sql`split_part(key, '.', 1) in ('draft', 'active')`);
+  }
+  const result = await db.execute<{ n: string | number | null }>(
+    sql`select coalesce(sum(n), 0) as n from row_counts where ${sql.join(conditions, sql` and `)}`,
+  );
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** Lots of a status, the system lot left out, read from the counts (the admin's Lots and Terminés totals). */
+export async function countLots(db: DbOrTx, status: 'active' | 'completed'): Promise<number> {
+  const result = await db.execute<{ n: string | number | null }>(
+    sql`select coalesce(sum(n), 0) as n from row_counts
+      where table_name = 'mission_batches' and split_part(key, '.', 1) = ${status} and key not like '%.system'`,
+  );
+  return Number(result.rows[0]?.n ?? 0);
+}
