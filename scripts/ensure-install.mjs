@@ -1,5 +1,5 @@
-// Installs what is missing: the npm dependencies and, with --browser, Debian's Chromium for the browser tests (never a
-// browser build of its own). Decision record: docs/decisions/019-install-and-start.md.
+// Installs what is missing: the npm dependencies and, with --browser, the Debian packages of the tests (Chromium, never a
+// browser build of its own; poppler-utils). Decision record: docs/decisions/019-install-and-start.md.
 //   node scripts/ensure-install.mjs [--browser]   every dependency, dev ones included (tests, build)
 //   node scripts/ensure-install.mjs --start       what `npm start` needs: the runtime dependencies when the build is up
 //                                                 to date (scripts/build-stamp.mjs), everything when it must run
@@ -163,15 +163,27 @@ function installDependencies() {
   fs.writeFileSync(marker, `${JSON.stringify({ lockHash: lockHash(), installedAt: new Date().toISOString() }, null, 2)}\n`);
 }
 
-function installChromium() {
+/** True when `command` is on the PATH. */
+function onPath(command) {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, command)));
+}
+
+/**
+ * The Debian packages the test command needs: Chromium and its fonts (Playwright) and poppler-utils (`pdftoppm`: the
+ * tests render the PDFs they produce to PNG). Installed with apt when missing.
+ */
+function installTestTools() {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (fs.existsSync(chromium)) return;
-  console.log('Installation de Chromium (Debian)…');
+  const packages = [];
+  if (!fs.existsSync(chromium)) packages.push('chromium', 'fonts-liberation');
+  if (!onPath('pdftoppm')) packages.push('poppler-utils');
+  if (packages.length === 0) return;
+  console.log(`Installation des paquets Debian des tests : ${packages.join(', ')}…`);
   const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
   const apt = (args) => (sudo.length ? run('sudo', args) : run(args[0], args.slice(1)));
   apt(['apt-get', 'update', '-qq']);
-  apt(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', 'chromium', 'fonts-liberation']);
+  apt(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', ...packages]);
 }
 
 installDependencies();
-if (process.argv.includes('--browser')) installChromium();
+if (process.argv.includes('--browser')) installTestTools();
