@@ -115,20 +115,25 @@ export const visitPhotoSchema = z.object({
 });
 export type VisitPhoto = z.infer<typeof visitPhotoSchema>;
 
+/** The report's values as stored and answered (dates as ISO strings), common to a draft and a saved version. */
+const storedReportValues = {
+  visitedAt: z.string().nullable(),
+  outcome: z.enum(VISIT_OUTCOMES).nullable(),
+  checklist: z.record(z.string(), z.enum(CHECK_VALUES)),
+  batteryExpiry: z.string().nullable(),
+  adultPadsExpiry: z.string().nullable(),
+  pediatricPadsPresent: z.boolean().nullable(),
+  pediatricPadsExpiry: z.string().nullable(),
+  consumablesReplaced: z.array(z.string()),
+  observations: z.string().nullable(),
+  signerName: z.string().nullable(),
+  signedAt: z.string().nullable(),
+};
+
 /** The values kept in a draft (the signature as base64 PNG, so another device can show it again). */
 export const reportDraftSchema = z.object({
   values: z.object({
-    visitedAt: z.string().nullable(),
-    outcome: z.enum(VISIT_OUTCOMES).nullable(),
-    checklist: z.record(z.string(), z.enum(CHECK_VALUES)),
-    batteryExpiry: z.string().nullable(),
-    adultPadsExpiry: z.string().nullable(),
-    pediatricPadsPresent: z.boolean().nullable(),
-    pediatricPadsExpiry: z.string().nullable(),
-    consumablesReplaced: z.array(z.string()),
-    observations: z.string().nullable(),
-    signerName: z.string().nullable(),
-    signedAt: z.string().nullable(),
+    ...storedReportValues,
     signature: z.string().nullable(),
     unsignedReason: z.string().nullable(),
     photoIds: z.array(z.string()),
@@ -146,17 +151,7 @@ export const visitReportSchema = z.object({
   /** draft: never saved complete; final: saved (version ≥ 1) and its PV exists. */
   status: z.enum(['draft', 'final']),
   version: z.number().int(),
-  visitedAt: z.string().nullable(),
-  outcome: z.enum(VISIT_OUTCOMES).nullable(),
-  checklist: z.record(z.string(), z.enum(CHECK_VALUES)),
-  batteryExpiry: z.string().nullable(),
-  adultPadsExpiry: z.string().nullable(),
-  pediatricPadsPresent: z.boolean().nullable(),
-  pediatricPadsExpiry: z.string().nullable(),
-  consumablesReplaced: z.array(z.string()),
-  observations: z.string().nullable(),
-  signerName: z.string().nullable(),
-  signedAt: z.string().nullable(),
+  ...storedReportValues,
   unsignedReason: z.string().nullable(),
   hasSignature: z.boolean(),
   /** The saved signature (base64 PNG), so the form can show it and send it again with a corrected report. */
