@@ -1,3 +1,4 @@
+import { findErrorCode } from '../lib/error-chain';
 import type { Db } from './client';
 
 /**
@@ -6,14 +7,6 @@ import type { Db } from './client';
  */
 const RETRYABLE_CODES = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
-
-function sqlStateOf(error: unknown): string | undefined {
-  for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth += 1) {
-    if (typeof current.code === 'string' && RETRYABLE_CODES.has(current.code)) return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
-}
 
 /**
  * Makes `db.transaction` run its function again (up to 3 times, after a short random pause) when PostgreSQL aborted it
@@ -29,7 +22,7 @@ export function retryTransactions(db: Db): Db {
       try {
         return await transaction(run, config);
       } catch (error) {
-        if (attempt >= ATTEMPTS || !sqlStateOf(error)) throw error;
+        if (attempt >= ATTEMPTS || !findErrorCode(error, (code) => RETRYABLE_CODES.has(code))) throw error;
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
       }
     }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, type FieldErrors } from '../lib/app-error';
+import { errorChain, findErrorCode } from '../lib/error-chain';
 
 function fieldsFromValidation(error: FastifyError): FieldErrors {
   const fields: FieldErrors = {};
@@ -17,23 +18,18 @@ const DATABASE_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIME
 
 /** True when the database is unreachable (restart, failover): the request may be retried shortly. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error as { code?: string; message?: string; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth += 1) {
-    if (current.code && DATABASE_UNAVAILABLE_CODES.has(current.code)) return true;
-    if (typeof current.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(current.message)) {
+  for (const link of errorChain(error)) {
+    if (typeof link.code === 'string' && DATABASE_UNAVAILABLE_CODES.has(link.code)) return true;
+    if (typeof link.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(link.message)) {
       return true;
     }
-    current = current.cause as typeof current;
   }
   return false;
 }
 
 /** PostgreSQL "data exception" (class 22: NUL byte in text, value out of range, bad date…): the input's fault. */
 function isInvalidDataForDatabase(error: unknown): boolean {
-  for (let current = error as { code?: string; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth += 1) {
-    if (typeof current.code === 'string' && /^22[0-9A-Z]{3}$/.test(current.code)) return true;
-    current = current.cause as typeof current;
-  }
-  return false;
+  return findErrorCode(error, (code) => /^22[0-9A-Z]{3}$/.test(code)) !== undefined;
 }
 
 /** A cut or garbled multipart body (busboy): the client's fault, never a 500. */
