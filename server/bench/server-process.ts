@@ -9,8 +9,10 @@ export function serverEntry(): string {
   return path.resolve(root, process.env.BENCH_SERVER_ENTRY ?? 'server/dist/main.js');
 }
 
+/** BENCH_NODE_ARGS: flags for the server's Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a read). */
 export function startServer(env: Record<string, string>, port: number): ChildProcess {
-  return spawn(process.execPath, [serverEntry()], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...nodeArgs, serverEntry()], {
     // TRUST_PROXY lets the login load spread over many client addresses (X-Forwarded-For) instead of hitting the
     // per-IP login limit, which is what a real crowd of technicians looks like.
     env: {

@@ -76,6 +76,11 @@ const envSchema = z.object({
     .regex(/^s3\+https?:\/\/[^:@/]+:[^@/]+@[^/]+\/[^?]+/, 'attendu s3+https://CLE:SECRET@hote/bucket (ou s3+http://…)')
     .optional(),
   WEB_DIST_DIR: z.string().optional(),
+  /**
+   * Parameterised queries as named prepared statements, parsed and planned once per connection (docs/decisions/028).
+   * false behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  PG_PREPARED_STATEMENTS: booleanFromEnv.default(true),
   TRUST_PROXY: booleanFromEnv.default(false),
   /** Reads and sessions answered from memory until a table they depend on changes (docs/decisions/014). */
   READ_CACHE: booleanFromEnv.default(true),

@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
 import { ensureChangeTriggers } from '../lib/change-feed/triggers';
+import { PreparingClient } from './prepared-statements';
 import { retryTransactions } from './retry-transactions';
 
 export type Schema = typeof schema;
@@ -59,10 +60,20 @@ export function openPglite(dataDir?: string): Database {
   };
 }
 
-/** `logger` sees every query with its parameters (the bench captures each endpoint's SQL with it); none by default. */
-export function openPostgres(url: string, max = 10, logger?: Logger): Database {
+/**
+ * `logger` sees every query with its parameters (the bench captures each endpoint's SQL with it); none by default.
+ * `preparedStatements` (default true): each parameterised query becomes a named statement, parsed once per connection
+ * (db/prepared-statements.ts); false for a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+ */
+export function openPostgres(url: string, max = 10, logger?: Logger, preparedStatements = true): Database {
   // Fail fast while the database is away (503 to the client) instead of queueing for ever.
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 2000,
+    idleTimeoutMillis: 30_000,
+    ...(preparedStatements ? { Client: PreparingClient } : {}),
+  });
   // An idle client losing its connection must not crash the process.
   pool.on('error', (error) => console.error(`PostgreSQL : connexion perdue (${error.message})`));
   const db = retryTransactions(drizzlePg(pool, logger ? { ...options, logger } : options));
@@ -85,6 +96,8 @@ export function openPostgres(url: string, max = 10, logger?: Logger): Database {
   };
 }
 
-export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_DIR: string }): Database {
-  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite(path.resolve(config.DATA_DIR, 'pglite'));
+export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_DIR: string; PG_PREPARED_STATEMENTS?: boolean }): Database {
+  return config.DATABASE_URL
+    ? openPostgres(config.DATABASE_URL, undefined, undefined, config.PG_PREPARED_STATEMENTS ?? true)
+    : openPglite(path.resolve(config.DATA_DIR, 'pglite'));
 }

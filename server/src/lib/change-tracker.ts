@@ -126,6 +126,15 @@ export interface StatementScope {
 
 export const statementScope = new AsyncLocalStorage<StatementScope>();
 
+/**
+ * Declares that the current answer depends on `table` although no statement of the handler read it (a value the
+ * session lookup brought, for instance): a cached answer is then dropped when that table changes.
+ */
+export function dependsOn(table: string): void {
+  const scope = statementScope.getStore();
+  if (scope?.collectReads) scope.reads.add(table);
+}
+
 const IDENTIFIER = String.raw`(?:only\s+)?"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*)"?)?`;
 const WRITE = new RegExp(String.raw`(?<!\bfor\s+(?:no\s+key\s+)?)\b(insert\s+into|update|delete\s+from|merge\s+into|truncate(?:\s+table)?)\s+${IDENTIFIER}`, 'gi');
 const READ = new RegExp(String.raw`\b(?:from|join)\s+${IDENTIFIER}`, 'gi');

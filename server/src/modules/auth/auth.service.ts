@@ -29,6 +29,11 @@ export interface AuthContext {
   lastSeenAt: Date;
   expiresAt: Date;
   absoluteExpiresAt: Date;
+  /**
+   * The technician's home as stored with its profile address (technicians.latitude/longitude), read with the session so
+   * that distances need no query of their own; null when not stored (then located from the address when needed).
+   */
+  home?: { lat: number; lon: number } | null;
 }
 
 /** The session lookup runs on every request the session cache cannot answer: a named prepared statement per database. */
@@ -46,6 +51,8 @@ function prepareSessionLookup(db: Db) {
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
       absoluteExpiresAt: sessions.absoluteExpiresAt,
+      homeLat: technicians.latitude,
+      homeLon: technicians.longitude,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -68,7 +75,9 @@ export async function findSessionByToken(db: Db, token: string): Promise<AuthCon
     await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
     return null;
   }
-  return { ...row, role: row.role as AuthContext['role'], tokenHash };
+  const { homeLat, homeLon, ...session } = row;
+  const home = homeLat !== null && homeLon !== null ? { lat: homeLat, lon: homeLon } : null;
+  return { ...session, role: row.role as AuthContext['role'], tokenHash, home };
 }
 
 /** Slides the idle expiry, at most once a minute per session to spare writes. */

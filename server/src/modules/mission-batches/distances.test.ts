@@ -190,6 +190,26 @@ describe('distances on the lots', () => {
     expect(fromParis.roundTrip!.duration).toBe(Math.round(fromParis.roundTrip!.distance / (70_000 / 3600)));
   });
 
+  it('follows a new address on the next read (the home comes with the session; the cached page is dropped)', async () => {
+    const mover = await createTechnician(ctx.db);
+    const cookie = await login(ctx.app, mover.technician.email);
+    await saveAddress(cookie, mover.technician.id, { address: '1 place de la Comédie', postalCode: '69001', city: 'Lyon' });
+    // Within 200 km: an answer that does not read the kept counts, so only the address can make it stale.
+    const within200 = async () => (await list(cookie, 'sort=nearest&radius=200&limit=100')).lots;
+    expect((await within200()).find((l) => l.id === villeurbanne)!.distance).toBeLessThan(5_000);
+    // The same read again: the cached answer.
+    expect((await within200()).find((l) => l.id === villeurbanne)!.distance).toBeLessThan(5_000);
+    await saveAddress(cookie, mover.technician.id, { address: '1 rue de Rivoli', postalCode: '75001', city: 'Paris' });
+    // Paris – Villeurbanne: about 390 km.
+    const fromParis = await within200();
+    expect(fromParis.find((l) => l.id === villeurbanne)).toBeUndefined();
+    expect(fromParis.find((l) => l.id === lille)).toBeUndefined();
+    // The admin asking for this technician reads its home from the table: the same answer.
+    const asAdmin = await as(ctx.app, cookieAdmin)({ method: 'GET', url: `${url}?technicianId=${mover.technician.id}&sort=nearest&limit=100` });
+    const seen = availableLotSchema.array().parse(asAdmin.json()).find((l) => l.id === villeurbanne)!;
+    expect(Math.abs(seen.distance! - vincentyMetres(PARIS_1, { lat: 45.7665, lon: 4.8795 })) / seen.distance!).toBeLessThan(0.01);
+  });
+
   it('estimates the round trip through every site with the route engine (the best tour of a small lot)', async () => {
     const sites = [destination(LYON_1, 20, 0), destination(LYON_1, 20, 90), destination(LYON_1, 20, 180), destination(LYON_1, 20, 45)];
     const lotId = await createLot('Tournée', sites);

@@ -9,8 +9,20 @@ import {
   lotFiltersSchema,
 } from '@maillon/common/schemas/lots';
 import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
+import type { AuthContext } from '../auth/auth.service';
+import { dependsOn } from '../../lib/change-tracker';
 import { setTotal } from '../../lib/pagination';
 import { findAvailableLots, getAvailableLot, getAvailableLotFilters, getAvailableLotsMap } from './mission-batches.service';
+
+/**
+ * The caller's own home as its session carries it, when the search is for itself (docs/decisions/028); the answer then
+ * depends on the technicians table as if it had read it (a new address drops the cached answer).
+ */
+function ownHome(auth: AuthContext, technicianId: string | undefined) {
+  if (!auth.technicianId || (technicianId ?? auth.technicianId) !== auth.technicianId) return undefined;
+  dependsOn('technicians');
+  return auth.home;
+}
 
 /** Technician lot search: available-for-application (issue 4), with distances and the lots' map (issue 18). */
 export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -26,6 +38,7 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (technicianId) assertTechnicianSelf(auth, technicianId);
       const page = await findAvailableLots(app.db, {
         technicianId: technicianId ?? auth.technicianId,
+        knownHome: ownHome(auth, technicianId),
         department: department || undefined,
         tag: tag || undefined,
         search: search || undefined,
@@ -51,6 +64,7 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (technicianId) assertTechnicianSelf(auth, technicianId);
       return getAvailableLotsMap(app.db, {
         technicianId: technicianId ?? auth.technicianId,
+        knownHome: ownHome(auth, technicianId),
         department: department || undefined,
         tag: tag || undefined,
         search: search || undefined,

@@ -17,6 +17,8 @@ export function isOpenLot(): SQL {
 
 export interface AvailableLotsFilter {
   technicianId: string | null;
+  /** The technician's stored home when the caller already has it (its session), sparing findHome's query. */
+  knownHome?: GeoPoint | null | undefined;
   department?: string | undefined;
   tag?: string | undefined;
   search?: string | undefined;
@@ -34,8 +36,9 @@ export interface AvailableLotsFilter {
  * The technician's home for distances: the coordinates stored with its address, else the address located now
  * (rows written before the coordinates were kept); null without a usable address (and for the admin).
  */
-async function findHome(db: Db, technicianId: string | null): Promise<GeoPoint | null> {
+async function findHome(db: Db, technicianId: string | null, knownHome?: GeoPoint | null): Promise<GeoPoint | null> {
   if (!technicianId) return null;
+  if (knownHome) return knownHome;
   const [row] = await db
     .select({ latitude: technicians.latitude, longitude: technicians.longitude, address: technicians.address, postalCode: technicians.postalCode, city: technicians.city })
     .from(technicians)
@@ -137,11 +140,13 @@ const lotColumns = {
  * (GiST index) before the exact distance to their nearest site is computed.
  */
 export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Promise<{ items: AvailableLot[]; total: number }> {
-  const home = await findHome(db, filter.technicianId);
+  const home = await findHome(db, filter.technicianId, filter.knownHome);
   const sort: LotSort = home ? (filter.sort ?? 'nearest') : 'recent';
   const radius = home ? filter.radius : undefined;
   if (sort === 'nearest' || radius) {
-    const rings = radius ? [radius] : sort === 'nearest' ? [...NEAREST_RINGS_KM, null] : [null];
+    // A department holds a small share of the lots (its GIN index finds them): their distances at once cost less than
+    // rings around a home that is mostly elsewhere, which would each come back short of a page.
+    const rings = radius ? [radius] : sort === 'nearest' && !filter.department ? [...NEAREST_RINGS_KM, null] : [null];
     for (const ring of rings) {
       const { page, ringTotal } = await findLotsByDistance(db, filter, home!, { ring, radius, sort });
       if (page) return page;
@@ -330,7 +335,7 @@ export async function getAvailableLot(db: Db, { lotId, technicianId }: { lotId: 
  * address first (by that point), at most MAP_LOTS_MAX; with the number of lots that cannot be placed.
  */
 export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilter, 'limit' | 'offset' | 'sort' | 'lotId'>): Promise<AvailableLotsMap> {
-  const home = await findHome(db, filter.technicianId);
+  const home = await findHome(db, filter.technicianId, filter.knownHome);
   const conditions = filterConditions(filter);
   const radius = home ? filter.radius : undefined;
   const located = and(openLocatedLot, ...(radius && home ? [meetsSquare(home, radius), lte(nearestSiteKmSql(home), radius)] : []), ...conditions);

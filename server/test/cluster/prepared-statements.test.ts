@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { openPostgres, type Database } from '../../src/db/client';
+import { MAX_STATEMENTS_PER_CONNECTION } from '../../src/db/prepared-statements';
+import { createTestContext, type TestContext } from '../helpers';
+
+/**
+ * Parameterised queries become named statements, parsed once per connection (db/prepared-statements.ts, decision 028).
+ * PostgreSQL pass only: PGlite runs in the process and has no statements to keep. One connection, so that
+ * pg_prepared_statements (which lists the current connection's) sees every statement the tests send.
+ */
+let ctx: TestContext;
+let database: Database;
+
+beforeAll(async () => {
+  ctx = await createTestContext({}, { poolSize: 2 });
+  database = openPostgres(ctx.url!, 1);
+});
+afterAll(async () => {
+  await database?.close();
+  await ctx?.close();
+});
+
+async function preparedLike(pattern: string): Promise<{ name: string; statement: string }[]> {
+  const result = await database.db.execute<{ name: string; statement: string }>(
+    sql.raw(`select name, statement from pg_prepared_statements where statement like '${pattern}' order by name`),
+  );
+  return result.rows;
+}
+
+describe('named statements', () => {
+  it('prepares a parameterised query once per connection and answers each call with its own values', async () => {
+    const first = await database.db.execute<{ n: number }>(sql`select ${41}::int + 1 as n /* probe-a */`);
+    const second = await database.db.execute<{ n: number }>(sql`select ${1}::int + 1 as n /* probe-a */`);
+    expect([first.rows[0]?.n, second.rows[0]?.n]).toEqual([42, 2]);
+    const prepared = await preparedLike('%probe-a%');
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0]!.name).toMatch(/^m_[0-9a-f]{40}$/);
+  });
+
+  it('leaves a query without parameters to the simple protocol (several statements at once, as a migration sends)', async () => {
+    await database.db.execute(sql.raw('create temporary table probe_b (n int); insert into probe_b values (7); /* probe-b */'));
+    const result = await database.db.execute<{ n: number }>(sql`select n from probe_b where n = ${7}`);
+    expect(result.rows).toEqual([{ n: 7 }]);
+    expect(await preparedLike('%probe-b%')).toEqual([]);
+  });
+
+  it('keeps the connection usable after a statement that fails to parse, and reports the same error each time', async () => {
+    const failing = () => database.db.execute(sql`select ${1}::int from no_such_table /* probe-c */`);
+    await expect(failing()).rejects.toThrow();
+    const again = await failing().catch((error: unknown) => error);
+    expect(String((again as { cause?: unknown }).cause ?? again)).toContain('no_such_table');
+    const ok = await database.db.execute<{ n: number }>(sql`select ${3}::int as n /* probe-c ok */`);
+    expect(ok.rows).toEqual([{ n: 3 }]);
+  });
+
+  it('works inside a transaction that rolls back, and the statement is there for the next one', async () => {
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`select ${1}::int as n /* probe-d */`);
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    const result = await database.db.transaction((tx) => tx.execute<{ n: number }>(sql`select ${5}::int as n /* probe-d */`));
+    expect(result.rows).toEqual([{ n: 5 }]);
+    expect(await preparedLike('%probe-d%')).toHaveLength(1);
+  });
+
+  it(`prepares at most ${MAX_STATEMENTS_PER_CONNECTION} distinct texts per connection; the others still run, unnamed`, async () => {
+    const extra = 20;
+    for (let i = 0; i < MAX_STATEMENTS_PER_CONNECTION + extra; i += 1) {
+      const result = await database.db.execute<{ n: number }>(sql`select ${sql.raw(String(i))} + ${1}::int as n /* probe-e */`);
+      expect(result.rows[0]?.n).toBe(i + 1);
+    }
+    const named = await database.db.execute<{ n: number }>(sql.raw(`select count(*)::int as n from pg_prepared_statements where name like 'm\\_%'`));
+    expect(named.rows[0]?.n).toBe(MAX_STATEMENTS_PER_CONNECTION);
+    // An already prepared text is still used by name once the connection is full.
+    const before = await preparedLike('%probe-a%');
+    await database.db.execute(sql`select ${2}::int + 1 as n /* probe-a */`);
+    expect(await preparedLike('%probe-a%')).toEqual(before);
+  });
+});
