@@ -36,6 +36,12 @@ export const openLotsCountSql = () =>
     Number,
   );
 
+/** Every row of a counted table (the total of an unfiltered list), read from the counts. */
+export async function countAllRows(db: DbOrTx, table: (typeof COUNTED_TABLES)[number]): Promise<number> {
+  const result = await db.execute<{ n: string | number | null }>(sql`select coalesce(sum(n), 0) as n from row_counts where table_name = ${table}`);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 /** Missions of the admin list by status and place, read from the counts (no count over the table). */
 export async function countMissions(db: DbOrTx, filters: { status?: string | undefined; unbatched?: boolean | undefined }): Promise<number> {
   const conditions = [sql`table_name = 'missions'`];

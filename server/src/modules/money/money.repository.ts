@@ -4,6 +4,7 @@ import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
 import { likePattern } from '../../lib/pagination';
+import { countAllRows } from '../../lib/row-counts';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
 
@@ -218,11 +219,14 @@ export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters
       .orderBy(desc(invoices.createdAt), desc(invoices.id))
       .limit(page.limit)
       .offset(page.offset),
-    tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(invoices)
-      .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
-      .where(where),
+    // Unfiltered: the count the database keeps (decision 027; every invoice has its technician, so the join drops none).
+    where
+      ? tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(invoices)
+          .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
+          .where(where)
+      : countAllRows(tx, 'invoices').then((n) => [{ n }]),
   ]);
   return { rows, total: Number(total?.n ?? 0) };
 }
