@@ -10,6 +10,7 @@ import {
   unusedPartSchema,
   workPartsSchema,
 } from '@maillon/common/schemas/parts';
+import { requireAuth } from '../../plugins/access';
 import * as service from './parts.service';
 
 const idParams = z.object({ id: z.string().uuid('Identifiant invalide') });
@@ -25,20 +26,20 @@ export const partsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/consumables',
     { config: { access: 'admin' }, schema: { body: consumableRequestSchema, response: { 201: consumableSchema } } },
-    async (request, reply) => reply.status(201).send(await service.createConsumable(app.db, request.body)),
+    async (request, reply) => reply.status(201).send(await service.createConsumable(app.db, requireAuth(request).userId, request.body)),
   );
 
   app.put(
     '/api/admin/consumables/:id',
     { config: { access: 'admin' }, schema: { params: idParams, body: consumableRequestSchema, response: { 200: consumableSchema } } },
-    async (request) => service.updateConsumable(app.db, request.params.id, request.body),
+    async (request) => service.updateConsumable(app.db, requireAuth(request).userId, request.params.id, request.body),
   );
 
   app.delete(
     '/api/admin/consumables/:id',
     { config: { access: 'admin' }, schema: { params: idParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      await service.deleteConsumable(app.db, request.params.id);
+      await service.deleteConsumable(app.db, requireAuth(request).userId, request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -52,7 +53,7 @@ export const partsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/parts-settings',
     { config: { access: 'admin' }, schema: { body: partsSettingsSchema, response: { 200: partsSettingsSchema } } },
-    async (request) => service.savePartsSettings(app.db, request.body),
+    async (request) => service.savePartsSettings(app.db, requireAuth(request).userId, request.body),
   );
 
   app.get(

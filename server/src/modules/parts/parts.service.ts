@@ -19,6 +19,7 @@ import {
 } from '@maillon/common/schemas/parts';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { audit } from '../../lib/audit';
 import { createShipmentIn, getShipmentView } from '../admin-shipments/admin-shipments.service';
 import * as repo from './parts.repository';
 
@@ -34,9 +35,15 @@ export async function getPartsSettings(tx: DbOrTx): Promise<PartsSettings> {
   };
 }
 
-export async function savePartsSettings(db: Db, input: PartsSettings): Promise<PartsSettings> {
-  await repo.upsertSettings(db, input);
-  return getPartsSettings(db);
+/** Réglages saved with their audit entry (before / after), in one transaction. */
+export async function savePartsSettings(db: Db, actorUserId: string, input: PartsSettings): Promise<PartsSettings> {
+  return db.transaction(async (tx) => {
+    const before = await getPartsSettings(tx);
+    await repo.upsertSettings(tx, input);
+    const after = await getPartsSettings(tx);
+    await audit(tx, { actorUserId, action: 'parts-settings.update', entity: 'parts_settings', entityId: null, before, after });
+    return after;
+  });
 }
 
 // ---------- Consumables per model ----------
@@ -51,25 +58,39 @@ export async function listConsumables(db: Db): Promise<Consumable[]> {
 
 const DUPLICATE = 'Ce modèle a déjà une pièce pour ce consommable : modifiez-la';
 
-export async function createConsumable(db: Db, input: ConsumableRequest): Promise<Consumable> {
-  const id = await repo.insertConsumable(db, { ...input, modelKey: consumableModelKey(input.manufacturer, input.model) });
-  if (!id) throw new AppError('ALREADY_EXISTS', DUPLICATE, { kind: DUPLICATE });
-  return toConsumable((await repo.findConsumable(db, id))!);
+const CONSUMABLE_NOT_FOUND = 'Pièce de référence introuvable';
+
+/** Each change of the consumables per model is audited (before / after) in its own transaction. */
+export async function createConsumable(db: Db, actorUserId: string, input: ConsumableRequest): Promise<Consumable> {
+  return db.transaction(async (tx) => {
+    const id = await repo.insertConsumable(tx, { ...input, modelKey: consumableModelKey(input.manufacturer, input.model) });
+    if (!id) throw new AppError('ALREADY_EXISTS', DUPLICATE, { kind: DUPLICATE });
+    const created = toConsumable((await repo.findConsumable(tx, id))!);
+    await audit(tx, { actorUserId, action: 'consumable.create', entity: 'consumable', entityId: id, after: created });
+    return created;
+  });
 }
 
-export async function updateConsumable(db: Db, id: string, input: ConsumableRequest): Promise<Consumable> {
+export async function updateConsumable(db: Db, actorUserId: string, id: string, input: ConsumableRequest): Promise<Consumable> {
   return db.transaction(async (tx) => {
-    if (!(await repo.findConsumable(tx, id))) throw new AppError('NOT_FOUND', 'Pièce de référence introuvable');
+    const before = await repo.findConsumable(tx, id);
+    if (!before) throw new AppError('NOT_FOUND', CONSUMABLE_NOT_FOUND);
     const modelKey = consumableModelKey(input.manufacturer, input.model);
     const other = await repo.findConsumableIdByKey(tx, modelKey, input.kind);
     if (other && other !== id) throw new AppError('ALREADY_EXISTS', DUPLICATE, { kind: DUPLICATE });
     await repo.updateConsumable(tx, id, { ...input, modelKey });
-    return toConsumable((await repo.findConsumable(tx, id))!);
+    const after = toConsumable((await repo.findConsumable(tx, id))!);
+    await audit(tx, { actorUserId, action: 'consumable.update', entity: 'consumable', entityId: id, before: toConsumable(before), after });
+    return after;
   });
 }
 
-export async function deleteConsumable(db: Db, id: string): Promise<void> {
-  if (!(await repo.deleteConsumable(db, id))) throw new AppError('NOT_FOUND', 'Pièce de référence introuvable');
+export async function deleteConsumable(db: Db, actorUserId: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await repo.findConsumable(tx, id);
+    if (!before || !(await repo.deleteConsumable(tx, id))) throw new AppError('NOT_FOUND', CONSUMABLE_NOT_FOUND);
+    await audit(tx, { actorUserId, action: 'consumable.delete', entity: 'consumable', entityId: id, before: toConsumable(before) });
+  });
 }
 
 // ---------- Needs per lot and the proposed parcel ----------

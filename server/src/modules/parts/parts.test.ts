@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   consumableSchema,
@@ -12,7 +12,7 @@ import {
   type LotParts,
 } from '@maillon/common/schemas/parts';
 import { visitReportContextSchema } from '@maillon/common/schemas/visit-reports';
-import { devices, lotPartShipments, missionBatches, missions, shipmentParts, shipments, technicianMissionData, visitReports } from '../../db/schema';
+import { auditLog, devices, lotPartShipments, missionBatches, missions, shipmentParts, shipments, technicianMissionData, visitReports } from '../../db/schema';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 import { dayFromToday, makeLotWithDevices } from '../../../test/device-fixtures';
 
@@ -365,6 +365,19 @@ describe('consumables per model and Réglages', () => {
     expect((await admin()({ method: 'DELETE', url: `/api/admin/consumables/${part.id}` })).statusCode).toBe(204);
     expect(await countRows(ctx.db, 'model_consumables')).toBe(before - 1);
     expect((await admin()({ method: 'DELETE', url: `/api/admin/consumables/${part.id}` })).statusCode).toBe(404);
+    // Each change is audited with what it changed; the refused ones (duplicate, unknown item, already deleted) are not.
+    const entries = await ctx.db
+      .select({ action: auditLog.action, actor: auditLog.actorUserId, before: auditLog.before, after: auditLog.after })
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'consumable'), eq(auditLog.entityId, part.id)))
+      .orderBy(asc(auditLog.createdAt), asc(auditLog.id));
+    expect(entries.map((e) => e.action)).toEqual(['consumable.create', 'consumable.update', 'consumable.delete']);
+    expect(new Set(entries.map((e) => e.actor)).size).toBe(1);
+    expect(entries[0]!.actor).not.toBeNull();
+    expect(JSON.parse(entries[1]!.before!)).toMatchObject({ itemLabel: 'Électrodes adulte Philips SMART Pads II (HeartStart FRx)' });
+    expect(JSON.parse(entries[1]!.after!)).toMatchObject({ itemLabel: 'Clé enfant/nourrisson Philips HeartStart FRx' });
+    expect(JSON.parse(entries[2]!.before!)).toMatchObject({ manufacturer: 'Philips', model: 'HeartStart FR3' });
+    expect(entries[2]!.after).toBeNull();
   });
 
   it('reads the defaults and refuses out-of-range settings without changing them', async () => {
@@ -374,6 +387,25 @@ describe('consumables per model and Réglages', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain("Marge d'expiration : 0 jour au minimum");
     expect(partsSettingsSchema.parse((await admin()({ method: 'GET', url: '/api/admin/parts-settings' })).json())).toEqual(read);
+  });
+
+  it('audits a saved Réglages with its values before and after, and nothing for a refused one', async () => {
+    const audited = () =>
+      ctx.db
+        .select({ before: auditLog.before, after: auditLog.after })
+        .from(auditLog)
+        .where(eq(auditLog.action, 'parts-settings.update'))
+        .orderBy(asc(auditLog.createdAt), asc(auditLog.id));
+    const count = (await audited()).length;
+    const read = partsSettingsSchema.parse((await admin()({ method: 'GET', url: '/api/admin/parts-settings' })).json());
+    const saved = await admin()({ method: 'PUT', url: '/api/admin/parts-settings', payload: { expiryMarginDays: 45, shipDaysBeforeVisit: 5 } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await admin()({ method: 'PUT', url: '/api/admin/parts-settings', payload: { expiryMarginDays: 'trois' } })).statusCode).toBe(400);
+    const entries = await audited();
+    expect(entries).toHaveLength(count + 1);
+    expect(JSON.parse(entries.at(-1)!.before!)).toEqual(read);
+    expect(JSON.parse(entries.at(-1)!.after!)).toEqual({ expiryMarginDays: 45, shipDaysBeforeVisit: 5 });
+    await admin()({ method: 'PUT', url: '/api/admin/parts-settings', payload: read });
   });
 });
 
