@@ -154,4 +154,32 @@ describe('offline queue', () => {
     expect(waiting).toHaveLength(1);
     expect(waiting[0]!.state.variables!.json).toEqual({ isCompleted: false });
   });
+
+  it('a complete write drops the waiting drafts it supersedes, and only those: the draft is never sent nor refused', async () => {
+    onlineManager.setOnline(false);
+    const fetch = vi.fn(async (url: string) =>
+      url === '/api/report'
+        ? new Response(JSON.stringify({ message: 'Ce lot est terminé', code: 'INVALID_TRANSITION' }), { status: 409 })
+        : new Response(JSON.stringify({ ok: true }), { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const client = newClient();
+    const mine = { method: 'PUT' as const, label: 'x', target: 'report:m', scope: 'report:m', invalidate: [] };
+    const other = { ...mine, target: 'report:o', scope: 'report:o' };
+    void enqueueRequest(client, USER, { ...mine, url: '/api/draft', json: { step: 1 }, replaces: 'report:m:report-draft' });
+    void enqueueRequest(client, USER, { ...mine, method: 'POST', url: '/api/photo', json: { photo: 1 } });
+    void enqueueRequest(client, USER, { ...other, url: '/api/other-draft', json: { step: 1 }, replaces: 'report:o:report-draft' });
+    const report = enqueueRequest(client, USER, { ...mine, url: '/api/report', json: { step: 2 }, replaces: 'report:m:report', supersedes: ['report:m:report-draft'] });
+    expect(queueMutations(client).map((m) => m.state.variables!.url)).toEqual(['/api/photo', '/api/other-draft', '/api/report']);
+
+    onlineManager.setOnline(true);
+    await client.resumePausedMutations();
+    await expect(report).rejects.toThrow();
+    await until(() => queueMutations(client).every((m) => m.state.status !== 'pending'));
+    const sent = fetch.mock.calls.map((call) => (call as unknown as [string])[0]);
+    expect(sent.filter((url) => url !== '/api/other-draft')).toEqual(['/api/photo', '/api/report']);
+    expect(sent).toContain('/api/other-draft');
+    // One refusal to show for this device: the report's.
+    expect(queueMutations(client).filter((m) => m.state.status === 'error').map((m) => m.state.variables!.url)).toEqual(['/api/report']);
+  });
 });

@@ -41,10 +41,12 @@ export function queueMutations(client: QueryClient): QueueMutation[] {
  * from IndexedDB after a reload).
  */
 export function enqueueRequest(client: QueryClient, userId: string, spec: QueuedRequestSpec): Promise<unknown> {
-  if (spec.replaces) {
+  const dropped = new Set([...(spec.replaces ? [spec.replaces] : []), ...(spec.supersedes ?? [])]);
+  if (dropped.size > 0) {
     for (const mutation of queueMutations(client)) {
       const waiting = mutation.state.status === 'pending' && mutation.state.isPaused && mutation.state.failureCount === 0;
-      if (waiting && mutation.state.variables?.replaces === spec.replaces) client.getMutationCache().remove(mutation);
+      const replaces = mutation.state.variables?.replaces;
+      if (waiting && replaces && dropped.has(replaces)) client.getMutationCache().remove(mutation);
     }
   }
   const request: QueuedRequest = { ...spec, key: newIdempotencyKey(), userId, queuedAt: Date.now() };

@@ -27,6 +27,11 @@ export interface QueuedRequest {
   /** A newer request with the same value replaces this one while it has not started (full-state writes). */
   replaces?: string;
   /**
+   * Waiting requests whose `replaces` is one of these are dropped when this one is made: it carries everything they
+   * would have sent (the complete visit report over its drafts), so they would only be sent, or refused, for nothing.
+   */
+  supersedes?: string[];
+  /**
    * What the change means for the screens when its body does not say it plainly (a complete visit report:
    * `{ isCompleted: true }`, the device shown Effectué until the server's data says so).
    */

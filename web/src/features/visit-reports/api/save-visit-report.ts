@@ -27,6 +27,8 @@ export function saveReportRequest({ missionId, technicianId, title, report }: Sa
     target: reportTarget(missionId),
     scope: reportTarget(missionId),
     replaces: `${reportTarget(missionId)}:report`,
+    // The complete report holds everything a waiting draft would send: the draft is dropped, never sent or refused.
+    supersedes: [`${reportTarget(missionId)}:report-draft`],
     ...(report.outcome && report.outcome !== SITE_INACCESSIBLE ? { shows: { isCompleted: true } } : {}),
     invalidate: [visitReportQueryKey(missionId), queryKeys.applications(technicianId)],
   };
