@@ -31,6 +31,10 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
   { name: 'Page des factures', area: 'admin', path: () => '/api/invoices?limit=20', check: isArray },
   { name: 'Page des expéditions', area: 'admin', path: () => '/api/shipments/admin?limit=20', check: isArray },
+  // Parc DAE (issue 16): 100 000 devices, one per mission of the scale seed.
+  { name: 'Parc DAE (page 1)', area: 'admin', path: () => '/api/devices?limit=20', check: isArray },
+  { name: 'Parc DAE (à surveiller)', area: 'admin', path: () => '/api/devices?attention=true&limit=20', check: isArray },
+  { name: 'Parc DAE (recherche)', area: 'admin', path: () => '/api/devices?search=SN-B-1234&limit=20', check: isArray },
 ];
 
 /** BENCH_ONLY='<regex>' keeps the endpoints whose name matches (a partial run). */

@@ -60,6 +60,12 @@ export const devices = pgTable(
     index('devices_adult_pads_idx').on(t.adultPadsExpiry),
     index('devices_pediatric_pads_idx').on(t.pediatricPadsExpiry).where(sql`pediatric_pads_present`),
     index('devices_next_maintenance_idx').on(t.nextMaintenanceDue),
+    // The registry's order (soonest due first, then the serial key): exactly devices.repository nextDueExpression, so a
+    // page walks the index and stops (decision 029).
+    index('devices_next_due_idx').on(
+      sql`least(${t.batteryExpiry}, ${t.adultPadsExpiry}, case when ${t.pediatricPadsPresent} then ${t.pediatricPadsExpiry} end, ${t.nextMaintenanceDue})`,
+      t.serialKey,
+    ),
     index('devices_last_maintenance_idx').on(t.lastMaintenanceOn),
   ],
 );

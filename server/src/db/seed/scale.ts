@@ -162,6 +162,27 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
         now() - i * interval '10 seconds'
       from sites`),
   );
+  await step(
+    `${t.missions} devices (Parc DAE)`,
+    sql.raw(`
+      -- One device per mission (its serial, site and position), linked to it; states and expiry dates spread so that the
+      -- registry's filters and its attention badge have work at scale.
+      with made as (
+        insert into devices (serial_number, serial_key, manufacturer, model, site_name, address, postal_code, city, latitude,
+          longitude, access, free_access, functional_state, battery_expiry, adult_pads_expiry, pediatric_pads_present,
+          last_maintenance_on, maintenance_interval_months, next_maintenance_due, created_at)
+        select m.serial_number, upper(regexp_replace(m.serial_number, '[^A-Za-z0-9]', '', 'g')),
+          split_part(m.defibrillator_model, ' - ', 1), split_part(m.defibrillator_model, ' - ', 2), m.client_name, m.location,
+          m.postal_code, m.city, m.latitude, m.longitude, case when n % 3 = 0 then 'Intérieur' else 'Extérieur' end, n % 3 <> 0,
+          case when n % 50 = 0 then 'Hors service' when n % 97 = 0 then 'Supprimé définitivement' when n % 7 = 0 then 'Inconnu'
+            else 'En fonctionnement' end,
+          current_date + (n % 800 - 60)::int, current_date + ((n * 7) % 900 - 45)::int, n % 4 = 0,
+          current_date - (n % 365)::int, 12, current_date - (n % 365)::int + 365, m.created_at
+        from (select m.*, row_number() over (order by m.created_at, m.id) as n from missions m) m
+        returning id, serial_number
+      )
+      update missions set device_id = made.id from made where missions.serial_number = made.serial_number`),
+  );
   const started = Date.now();
   await refreshLotGeometry(db, sql`true`);
   log(`  geometry of ${t.lots} lots (${((Date.now() - started) / 1000).toFixed(1)} s)`);

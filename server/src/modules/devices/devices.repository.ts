@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
-import { likePattern, windowTotal } from '../../lib/pagination';
+import { likePattern } from '../../lib/pagination';
 
 /** Drizzle queries of the device registry, explicit columns only. */
 
@@ -164,35 +164,49 @@ const withoutReportCount = sql<number>`(
     and not exists (select 1 from visit_reports wr where wr.mission_id = wm.id and wr.technician_id = wa.technician_id and wr.version > 0)
 )`.mapWith(Number);
 
-/** One page of the registry, soonest due first; the total rides on each row. */
-export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string) {
+function listConditions(filters: DeviceListFilters, limitDay: string): SQL[] {
   const where: SQL[] = [];
   if (filters.search) where.push(sql`${deviceSearchText} like ${likePattern(filters.search.toLowerCase())}`);
   if (filters.state) where.push(eq(devices.functionalState, filters.state));
   if (filters.dueBefore) where.push(dueCondition(filters.dueSubject, filters.dueBefore));
   if (filters.attention) where.push(attentionCondition(limitDay));
-  const rows = await db
+  return where;
+}
+
+/**
+ * One page of the registry, soonest due first: it walks devices_next_due_idx (the same expression, then the serial key)
+ * and stops after the page (decision 029); the total is counted apart (countDevices).
+ */
+export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string) {
+  const where = listConditions(filters, limitDay);
+  return db
     .select({
       ...withDue(limitDay),
       visitCount: sql<number>`(select count(*) from missions vm where vm.device_id = devices.id)`.mapWith(Number),
       withoutReportCount,
-      total: windowTotal(),
     })
     .from(devices)
     .where(where.length ? and(...where) : undefined)
     .orderBy(sql`${nextDueExpression} asc nulls last`, asc(devices.serialKey))
     .limit(filters.limit)
     .offset(filters.offset);
-  return rows;
 }
 
+/**
+ * The registry's total for these filters: without a filter, or with « à surveiller » alone, the counts the database
+ * keeps (row_counts: a key per state or attention day, decision 027, the same read as the Parc DAE badge); else a count.
+ */
 export async function countDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<number> {
-  const where: SQL[] = [];
-  if (filters.search) where.push(sql`${deviceSearchText} like ${likePattern(filters.search.toLowerCase())}`);
-  if (filters.state) where.push(eq(devices.functionalState, filters.state));
-  if (filters.dueBefore) where.push(dueCondition(filters.dueSubject, filters.dueBefore));
-  if (filters.attention) where.push(attentionCondition(limitDay));
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(devices).where(where.length ? and(...where) : undefined);
+  const onlyAttention = filters.attention && !filters.search && !filters.state && !filters.dueBefore;
+  if (onlyAttention || (!filters.attention && !filters.search && !filters.state && !filters.dueBefore)) {
+    const keys = onlyAttention ? sql` and (key = 'out' or (key >= '0' and key <= ${limitDay}))` : sql``;
+    const result = await db.execute<{ n: string | number | null }>(
+      sql`select coalesce(sum(n), 0) as n from row_counts where table_name = 'devices'${keys}`,
+    );
+    return Number(result.rows[0]?.n ?? 0);
+  }
+  const where = listConditions(filters, limitDay);
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(devices).where(and(...where));
   return row?.n ?? 0;
 }
 

@@ -23,7 +23,6 @@ import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { pageTotal } from '../../lib/pagination';
 import type { AuthContext } from '../auth/auth.service';
 import { buildDeviceLabelsPdf, type LabelDevice } from './device-label';
 import * as repo from './devices.repository';
@@ -185,8 +184,10 @@ export async function listDevices(db: Db, query: DeviceListQuery & { limit: numb
     offset: query.offset,
   };
   const rows = await repo.listDevices(db, filters, limitDay);
-  const items = rows.map(({ total: _total, visitCount, withoutReportCount, ...row }) => ({ ...toDevice(row), visitCount, withoutReportCount }));
-  return { items, total: await pageTotal(rows, query.offset, () => repo.countDevices(db, filters, limitDay)) };
+  const items = rows.map(({ visitCount, withoutReportCount, ...row }) => ({ ...toDevice(row), visitCount, withoutReportCount }));
+  // A short first page is the whole list; otherwise the total is counted apart (kept counts when unfiltered).
+  const total = query.offset === 0 && rows.length < query.limit ? rows.length : await repo.countDevices(db, filters, limitDay);
+  return { items, total };
 }
 
 export async function getDevice(db: DbOrTx, deviceId: string): Promise<Device> {

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { normalizeSerial } from '@maillon/common/device-rules';
 import { deviceDetailSchema, deviceListItemSchema, deviceSchema } from '@maillon/common/schemas/devices';
 import { devices, missions } from '../../db/schema';
 import { migrationsFolder } from '../../db/client';
+import { attentionCondition } from './devices.repository';
+import { attentionLimitDay } from './devices.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 import { readPdf } from '../../../test/pdf';
 import { dayFromToday, makeLotWithDevices } from '../../../test/device-fixtures';
@@ -256,6 +258,17 @@ describe('registry list: filters, search and paging on the server', () => {
     const attention = await admin()({ method: 'GET', url: '/api/devices?attention=true&limit=1' });
     expect(counts.json().parcDae).toBe(Number(attention.headers['x-total-count']));
     expect(counts.json().parcDae).toBeGreaterThanOrEqual(3);
+  });
+
+  it('totals the unfiltered registry and « à surveiller » from the kept counts, exactly as counting the table', async () => {
+    const total = async (query: string) => Number((await admin()({ method: 'GET', url: `/api/devices?limit=1${query}` })).headers['x-total-count']);
+    const [{ n: rows } = { n: -1 }] = await ctx.db.select({ n: count() }).from(devices);
+    expect(await total('')).toBe(rows);
+    const [{ n: attention } = { n: -1 }] = await ctx.db.select({ n: count() }).from(devices).where(attentionCondition(attentionLimitDay()));
+    expect(await total('&attention=true')).toBe(attention);
+    // With another filter beside it, a count over the table; a short first page is its own total.
+    expect(await total('&attention=true&search=filtre 3000')).toBe(3);
+    expect(Number((await admin()({ method: 'GET', url: '/api/devices?attention=true&search=filtre 3000' })).headers['x-total-count'])).toBe(3);
   });
 });
 
