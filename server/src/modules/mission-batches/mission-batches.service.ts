@@ -202,8 +202,9 @@ async function findLotsByDistance(
       ...Object.fromEntries(Object.keys(lotColumns).map((key) => [key, page[key as keyof typeof lotColumns]])) as { [K in keyof typeof lotColumns]: (typeof page)[K] },
       ringTotal: page.ringTotal,
       distanceKm: page.distanceKm,
-      // Without a radius the total is every open lot of the filters, wherever it is (one count, beside the page).
-      allTotal: radius ? sql<number>`0` : openLotsTotal(conditions),
+      // Without a radius the total is every open lot of the filters, wherever it is (one count, beside the page); the
+      // last pass's window total already is that count.
+      allTotal: radius || everyLot ? sql<number>`0` : openLotsTotal(conditions),
       ...lotFigures(sql`"page"."id"`, filter.technicianId),
     })
     .from(page)
@@ -218,7 +219,8 @@ async function findLotsByDistance(
   if (radius) {
     total = rows[0]?.ringTotal ?? (filter.offset > 0 ? await countWithinRadius(db, filter, home, radius) : 0);
   } else {
-    total = rows[0]?.allTotal ?? Number((await db.select({ n: count() }).from(missionBatches).where(and(openLot, ...conditions)))[0]?.n ?? 0);
+    const first = rows[0];
+    total = first ? (everyLot ? first.ringTotal : first.allTotal) : Number((await db.select({ n: count() }).from(missionBatches).where(and(openLot, ...conditions)))[0]?.n ?? 0);
   }
   return { page: { items: rows.map((row) => toAvailableLot(row, home)), total }, ringTotal };
 }
