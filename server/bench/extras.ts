@@ -31,7 +31,7 @@ export interface Extras {
   warnings: string[];
   json: {
     pgbench: PgbenchResult[];
-    explain: { name: string; executionMs: number; seqScans: string[]; seqScanOnMissions: boolean }[];
+    explain: { name: string; executionMs: number; slowestMs: number; seqScans: string[]; seqScanOnMissions: boolean }[];
     firstContent: FirstContentResult | null;
     errors: string[];
     seconds: { captureAndExplain: number; pgbench: number; firstContent: number };
@@ -117,9 +117,10 @@ export async function runPostgresExtras(options: ExtrasOptions): Promise<Extras>
     warnings,
     json: {
       pgbench: pgbench.value ?? [],
-      explain: explained.map(({ name, executionMs, seqScans, seqScanOnMissions }) => ({
+      explain: explained.map(({ name, executionMs, queries, seqScans, seqScanOnMissions }) => ({
         name,
         executionMs,
+        slowestMs: Math.max(0, ...queries.map((q) => q.executionMs)),
         seqScans,
         seqScanOnMissions,
       })),
