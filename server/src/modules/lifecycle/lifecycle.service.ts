@@ -47,16 +47,22 @@ export interface BatchFigures {
 /**
  * Recomputes a lot's figures from its missions and the recruited technician's progress, and the open invoice's
  * validated amount and progression. Completed lots keep the figures frozen at their finish. The lot's geometry (where
- * its sites are, docs/decisions/025) always follows its missions: every change of a lot's missions calls this.
+ * its sites are, docs/decisions/025) always follows its missions: every change of a lot's missions calls this; a change
+ * of progress alone skips it (its sites cannot have moved).
  */
-export async function recomputeBatchFigures(tx: DbOrTx, batchId: string): Promise<BatchFigures | null> {
+export async function recomputeBatchFigures(
+  tx: DbOrTx,
+  batchId: string,
+  /** false when only the recruit's progress changed (a device done / to do): the lot's sites are what they were. */
+  { geometry = true }: { geometry?: boolean } = {},
+): Promise<BatchFigures | null> {
   const [lot] = await tx
     .select({ id: missionBatches.id, priceCents: missionBatches.priceCents, status: missionBatches.status, isSystem: missionBatches.isSystem })
     .from(missionBatches)
     .where(eq(missionBatches.id, batchId))
     .limit(1);
   if (!lot) return null;
-  await refreshLotsGeometry(tx, [batchId]);
+  if (geometry) await refreshLotsGeometry(tx, [batchId]);
   if (lot.status === 'completed') {
     const [frozen] = await tx
       .select({ defibrillatorsSum: missionBatches.defibrillatorsSum, defibrillatorsDone: missionBatches.defibrillatorsDone, amountPerDefibCents: missionBatches.amountPerDefibCents })
@@ -192,7 +198,7 @@ export async function saveMissionProgress(
     .returning();
   if (patch.isCompleted !== undefined) {
     const [mission] = await tx.select({ batchId: missions.batchId }).from(missions).where(eq(missions.id, missionId)).limit(1);
-    if (mission?.batchId) await recomputeBatchFigures(tx, mission.batchId);
+    if (mission?.batchId) await recomputeBatchFigures(tx, mission.batchId, { geometry: false });
   }
   return row!;
 }
