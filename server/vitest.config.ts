@@ -10,5 +10,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/no-concurrent-queries.ts'],
   },
 });

@@ -205,7 +205,7 @@ export async function transitionTechnician({
   action: TechnicianTransition;
 }): Promise<AdminTechnician> {
   const rule = TRANSITIONS[action];
-  return db.transaction(async (tx) => {
+  const after = await db.transaction(async (tx) => {
     const before = await lockTechnician(tx, technicianId);
     if (!rule.from.includes(before.status as TechnicianStatus)) throw new AppError('INVALID_TRANSITION', rule.refused);
     const [after] = await tx.update(technicians).set({ status: rule.to }).where(eq(technicians.id, technicianId)).returning();
@@ -219,9 +219,11 @@ export async function transitionTechnician({
       before: { status: before.status },
       after: { status: rule.to },
     });
-    const [view] = await enhance(tx, [after!]);
-    return view!;
+    return after!;
   });
+  // After the commit, on the pool: enhance reads in parallel, which one transaction's connection cannot do.
+  const [view] = await enhance(db, [after]);
+  return view!;
 }
 
 /**
