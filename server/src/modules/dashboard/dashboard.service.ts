@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
 import type { Db } from '../../db/client';
+import { devicesNeedingAttentionKeys, openLotsCountSql } from '../../lib/row-counts';
 
 export interface TechnicianCounts {
   formation: { total: number; read: number };
@@ -19,8 +20,7 @@ export async function getTechnicianCounts(db: Db, technicianId: string): Promise
       (select coalesce(sum(n), 0) from row_counts where table_name = 'learning_resources')::int as formation_total,
       (select count(*) from resource_views rv join learning_resources lr on lr.id = rv.resource_id
         where rv.technician_id = ${technicianId})::int as formation_read,
-      (select coalesce(sum(n), 0) from row_counts
-        where table_name = 'mission_batches' and key like '%.visible' and key not like 'completed.%')::int as find_missions,
+      ${openLotsCountSql()}::int as find_missions,
       (select count(*) from applications
         where technician_id = ${technicianId} and status in ('Recruté', 'En attente', 'Terminé'))::int as applications,
       ((select count(*) from invoices where technician_id = ${technicianId} and status = 'Facture à soumettre')
@@ -70,7 +70,7 @@ export async function getAdminCounts(db: Db): Promise<AdminCounts> {
       coalesce(sum(n) filter (where table_name = 'devices'), 0)::int as parc_dae
     from row_counts
     where table_name in ('jobs', 'missions', 'mission_batches', 'technicians', 'invoices', 'transfers', 'shipments', 'learning_resources')
-      or (table_name = 'devices' and (key = 'out' or (key >= '0' and key <= ${attentionDay})))
+      or ${devicesNeedingAttentionKeys(attentionDay)}
   `);
   const row = result.rows[0] ?? {};
   return {

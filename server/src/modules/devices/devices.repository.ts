@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } f
 import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
 import { likePattern } from '../../lib/pagination';
+import { countAllRows, countDevicesNeedingAttention } from '../../lib/row-counts';
 
 /** Drizzle queries of the device registry, explicit columns only. */
 
@@ -197,13 +198,8 @@ export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitD
  * keeps (row_counts: a key per state or attention day, decision 027, the same read as the Parc DAE badge); else a count.
  */
 export async function countDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<number> {
-  const onlyAttention = filters.attention && !filters.search && !filters.state && !filters.dueBefore;
-  if (onlyAttention || (!filters.attention && !filters.search && !filters.state && !filters.dueBefore)) {
-    const keys = onlyAttention ? sql` and (key = 'out' or (key >= '0' and key <= ${limitDay}))` : sql``;
-    const result = await db.execute<{ n: string | number | null }>(
-      sql`select coalesce(sum(n), 0) as n from row_counts where table_name = 'devices'${keys}`,
-    );
-    return Number(result.rows[0]?.n ?? 0);
+  if (!filters.search && !filters.state && !filters.dueBefore) {
+    return filters.attention ? countDevicesNeedingAttention(db, limitDay) : countAllRows(db, 'devices');
   }
   const where = listConditions(filters, limitDay);
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(devices).where(and(...where));

@@ -220,7 +220,7 @@ async function findLotsByDistance(
     total = rows[0]?.ringTotal ?? (filter.offset > 0 ? await countWithinRadius(db, filter, home, radius) : 0);
   } else {
     const first = rows[0];
-    total = first ? (everyLot ? first.ringTotal : first.allTotal) : Number((await db.select({ n: count() }).from(missionBatches).where(and(openLot, ...conditions)))[0]?.n ?? 0);
+    total = first ? (everyLot ? first.ringTotal : first.allTotal) : await countOpenLots(db, conditions);
   }
   return { page: { items: rows.map((row) => toAvailableLot(row, home)), total }, ringTotal };
 }
@@ -232,6 +232,11 @@ async function findLotsByDistance(
 function openLotsTotal(conditions: SQL[]): SQL<number> {
   if (!conditions.length) return openLotsCountSql();
   return sql<number>`(select count(*) from ${missionBatches} where ${and(openLot, ...conditions)})`.mapWith(Number);
+}
+
+/** The same total on its own (a page past the end carries none). */
+async function countOpenLots(db: Db, conditions: SQL[]): Promise<number> {
+  return Number((await db.select({ n: count() }).from(missionBatches).where(and(openLot, ...conditions)))[0]?.n ?? 0);
 }
 
 async function countWithinRadius(db: Db, filter: AvailableLotsFilter, home: GeoPoint, radius: number): Promise<number> {
@@ -260,7 +265,7 @@ async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoin
     .as('page');
   // Qualified by hand: inside the correlated subqueries a bare "id" would name the inner table's column.
   const figures = lotFigures(sql`"page"."id"`, filter.technicianId);
-  const countAll = async () => Number((await db.select({ n: count() }).from(missionBatches).where(where))[0]?.n ?? 0);
+  const countAll = () => countOpenLots(db, conditions);
   const lots = await db
     .select({
       total: openLotsTotal(conditions),

@@ -210,7 +210,7 @@ export async function findAdminInvoiceRow(tx: DbOrTx, invoiceId: string) {
 
 export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters, page: { limit: number; offset: number }) {
   const where = adminInvoiceWhere(filters);
-  const [rows, [total]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     tx
       .select(adminInvoiceColumns)
       .from(invoices)
@@ -226,9 +226,10 @@ export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters
           .from(invoices)
           .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
           .where(where)
-      : countAllRows(tx, 'invoices').then((n) => [{ n }]),
+          .then(([row]) => Number(row?.n ?? 0))
+      : countAllRows(tx, 'invoices'),
   ]);
-  return { rows, total: Number(total?.n ?? 0) };
+  return { rows, total };
 }
 
 /** Rows of the CSV export: the filtered invoices, newest first, bounded. */
