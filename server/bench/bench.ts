@@ -18,7 +18,7 @@ import { SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/sc
 import { selectedEndpoints, type Endpoint, type Session } from './endpoints';
 import { runPostgresExtras, type Extras } from './extras';
 import { startServer, waitFor } from './server-process';
-import { loginAs } from './sessions';
+import { loginAs, loginTechnicians } from './sessions';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -221,8 +221,7 @@ async function runPass(
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/api/public/config`);
-    const technicians: Session[] = [];
-    for (let i = 1; i <= 32; i += 1) technicians.push(await loginAs(base, `tech${i * 7}@bench.maillon.test`));
+    const technicians = await loginTechnicians(base, 32);
     const admin = [await loginAs(base)];
     const rows: Row[] = [];
     for (const endpoint of selectedEndpoints()) {

@@ -4,8 +4,8 @@
  * shared machine, without the full bench. BENCH_DURATION (s, default 5), BENCH_CONNECTIONS (default 32).
  */
 import autocannon from 'autocannon';
-import { selectedEndpoints, type Session } from './endpoints';
-import { loginAs } from './sessions';
+import { selectedEndpoints } from './endpoints';
+import { loginAs, loginTechnicians } from './sessions';
 import { startServer, waitFor } from './server-process';
 
 async function main(): Promise<void> {
@@ -17,8 +17,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/api/public/config`);
-    const technicians: Session[] = [];
-    for (let i = 1; i <= 8; i += 1) technicians.push(await loginAs(base, `tech${i * 7}@bench.maillon.test`));
+    const technicians = await loginTechnicians(base, 8);
     const admin = [await loginAs(base)];
     for (const endpoint of selectedEndpoints(process.argv[2])) {
       const sessions = endpoint.area === 'admin' ? admin : technicians;

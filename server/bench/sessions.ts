@@ -16,3 +16,10 @@ export async function loginAs(base: string, email: string = SCALE_ADMIN_EMAIL, f
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
   return { cookie, technicianId: body.technician?.id ?? null };
 }
+
+/** `count` technicians of the scale seed, every seventh (tech7, tech14…): homes spread over its departments. */
+export async function loginTechnicians(base: string, count: number): Promise<Session[]> {
+  const sessions: Session[] = [];
+  for (let i = 1; i <= count; i += 1) sessions.push(await loginAs(base, `tech${i * 7}@bench.maillon.test`));
+  return sessions;
+}
