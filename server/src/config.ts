@@ -81,15 +81,17 @@ const envSchema = z.object({
    * false behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
    */
   PG_PREPARED_STATEMENTS: booleanFromEnv.default(true),
+  /** Connections of this instance to PostgreSQL (its pool); several instances share the server's max_connections. */
+  PG_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   TRUST_PROXY: booleanFromEnv.default(false),
   /** Reads and sessions answered from memory until a table they depend on changes (docs/decisions/014). */
   READ_CACHE: booleanFromEnv.default(true),
   /**
-   * Sessions kept in memory until the sessions, users or technicians tables change (docs/decisions/014, 027). Unset: the
-   * value of READ_CACHE. `READ_CACHE=false SESSION_CACHE=true` measures the miss path of reads as a read right after a
-   * write sees it (its session still cached).
+   * Sessions kept in memory until the sessions, users or technicians tables change, on any instance (docs/decisions/014,
+   * 016, 030): on by default whatever READ_CACHE says. A read right after a write, or on another instance, finds its
+   * session there; `SESSION_CACHE=false` looks every session up (the bench's « sans aucun cache » column).
    */
-  SESSION_CACHE: booleanFromEnv.optional(),
+  SESSION_CACHE: booleanFromEnv.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token of GET /metrics on the main port; without it (and without METRICS_PORT) no metric is collected. */
   METRICS_TOKEN: z.string().min(16, 'au moins 16 caractères').optional(),
@@ -105,7 +107,7 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
-  /** SESSION_CACHE, or READ_CACHE when unset. */
+  /** SESSION_CACHE (kept apart from the variable for the modules that read it). */
   sessionCache: boolean;
   uploadsDir: string;
   secureCookies: boolean;
@@ -126,7 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function withDerived(env: Env): Config {
   return {
     ...env,
-    sessionCache: env.SESSION_CACHE ?? env.READ_CACHE,
+    sessionCache: env.SESSION_CACHE,
     uploadsDir: path.resolve(env.DATA_DIR, 'uploads'),
     secureCookies: env.PUBLIC_URL?.startsWith('https://') ?? false,
     metricsEnabled: Boolean(env.METRICS_TOKEN ?? env.METRICS_PORT),

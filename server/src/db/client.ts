@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { cube } from '@electric-sql/pglite/contrib/cube';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -42,8 +44,11 @@ const options = { schema, casing: 'snake_case' as const };
 /** Advisory lock key held while migrating (any constant shared by every instance). */
 const MIGRATION_LOCK = 4_242_001;
 
-/** Extensions the migrations use (trigram search), loaded into every embedded database. */
-export const PGLITE_EXTENSIONS = { pg_trgm };
+/**
+ * Extensions the migrations use, loaded into every embedded database: trigram search; points on the unit sphere and a
+ * department beside a point in one GiST index (« Les plus proches », migration 0017).
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm, cube, btree_gist };
 
 export function openPglite(dataDir?: string): Database {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
@@ -96,8 +101,13 @@ export function openPostgres(url: string, max = 10, logger?: Logger, preparedSta
   };
 }
 
-export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_DIR: string; PG_PREPARED_STATEMENTS?: boolean }): Database {
+export function openDatabase(config: {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+  PG_PREPARED_STATEMENTS?: boolean;
+  PG_POOL_SIZE?: number;
+}): Database {
   return config.DATABASE_URL
-    ? openPostgres(config.DATABASE_URL, undefined, undefined, config.PG_PREPARED_STATEMENTS ?? true)
+    ? openPostgres(config.DATABASE_URL, config.PG_POOL_SIZE, undefined, config.PG_PREPARED_STATEMENTS ?? true)
     : openPglite(path.resolve(config.DATA_DIR, 'pglite'));
 }

@@ -4,22 +4,30 @@ import { ChangeTracker, readTables, writtenTables } from './change-tracker';
 describe('writtenTables', () => {
   it('names the table of each kind of write, quoted or not', () => {
     expect(writtenTables('insert into "comments" ("id") values ($1)')).toEqual(['comments']);
-    expect(writtenTables('update "applications" set "status" = $1 where "id" = $2')).toEqual(['applications']);
+    expect(writtenTables('update "applications" set "status" = $1 where "id" = $2')[0]).toBe('applications');
     expect(writtenTables('delete from mission_batches where id = $1')[0]).toBe('mission_batches');
     expect(writtenTables('truncate table invoices')[0]).toBe('invoices');
     expect(writtenTables('with moved as (update "applications" set "batch_id" = $1 returning 1) insert into "audit_log" select 1')).toEqual([
       'applications',
       'audit_log',
+      'mission_batches',
     ]);
     expect(writtenTables('update public.resource_views set status = $1')).toEqual(['resource_views']);
   });
 
   it('adds row_counts to a write of a counted table (its counting triggers write it, decision 027)', () => {
-    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions', 'row_counts']);
+    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions', 'row_counts', 'mission_batches']);
     expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers', 'row_counts']);
     expect(writtenTables('truncate table learning_resources')).toEqual(expect.arrayContaining(['learning_resources', 'row_counts']));
     expect(writtenTables('delete from "users" where "id" = $1')).toContain('row_counts');
     expect(writtenTables('update "applications" set "status" = $1')).not.toContain('row_counts');
+  });
+
+  it('adds what the lots\' triggers write: figures of a lot from its missions and applications, the open lots\' sites (decision 030)', () => {
+    expect(writtenTables('update "applications" set "status" = $1')).toEqual(['applications', 'mission_batches']);
+    expect(writtenTables('update "mission_batches" set "visibility" = $1')).toEqual(['mission_batches', 'row_counts', 'lot_sites']);
+    // One level: a lot's figures written by a trigger change neither its counted columns nor its sites.
+    expect(writtenTables('delete from "missions" where "id" = $1')).not.toContain('lot_sites');
   });
 
   it('adds the tables a delete reaches through ON DELETE cascade / set null, transitively', () => {

@@ -184,6 +184,17 @@ const CASCADES = { onDelete: foreignKeyActions('onDelete'), onUpdate: foreignKey
 /** Tables whose writes also write row_counts through the counting triggers (lib/row-counts.ts, decision 027). */
 const COUNTED = new Set<string>(COUNTED_TABLES);
 
+/**
+ * Tables other triggers write when a table is written, in the same statement (migration 0017, docs/decisions/030): a
+ * lot keeps figures of its missions and applications (columns no count is kept by, so row_counts does not follow),
+ * and lot_sites follows the open lots' sites.
+ */
+export const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
+  missions: ['mission_batches'],
+  applications: ['mission_batches'],
+  mission_batches: ['lot_sites'],
+};
+
 /** Tables a statement writes ('*' for a schema change), with the tables its foreign-key actions reach; or none. */
 export function writtenTables(text: string): string[] {
   if (SCHEMA_CHANGE.test(text)) return ['*'];
@@ -196,7 +207,11 @@ export function writtenTables(text: string): string[] {
     const reached = verb.startsWith('update') ? CASCADES.onUpdate.get(table) : verb.startsWith('insert') ? undefined : CASCADES.onDelete.get(table);
     for (const other of reached ?? []) tables.add(other);
   }
-  for (const table of [...tables]) if (COUNTED.has(table)) tables.add(ROW_COUNTS_TABLE);
+  // The triggers' own writes: figures of a lot (never its counted columns) and the open lots' sites, one level deep.
+  for (const table of [...tables]) {
+    if (COUNTED.has(table)) tables.add(ROW_COUNTS_TABLE);
+    for (const other of TRIGGER_WRITES[table] ?? []) tables.add(other);
+  }
   return [...tables];
 }
 

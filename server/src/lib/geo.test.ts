@@ -7,6 +7,7 @@ import {
   estimateLeg,
   estimateRoundTrip,
   haversineMetres,
+  lotTripFromHome,
   nearestDistance,
   ROAD_FACTOR,
   estimateMatrix,
@@ -204,5 +205,21 @@ describe('lot distances (issue 18)', () => {
     const started = performance.now();
     expect(estimateRoundTrip(lyon, many)!.distance).toBeGreaterThan(0);
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('lotTripFromHome', () => {
+  it('gives exactly nearestDistance and estimateRoundTrip, duplicates and all, from one matrix', () => {
+    fc.assert(
+      fc.property(pointArb, fc.array(pointArb, { minLength: 0, maxLength: 14 }), fc.array(fc.nat(13), { maxLength: 4 }), (home, sites, repeats) => {
+        // Some sites twice, as a lot whose missions share an address would list them.
+        const all = [...sites, ...repeats.filter((i) => i < sites.length).map((i) => sites[i]!)];
+        const trip = lotTripFromHome(home, all.map((p) => p.lat), all.map((p) => p.lon));
+        if (all.length === 0) return trip === null;
+        expect(trip).toEqual({ nearest: nearestDistance(home, all), roundTrip: estimateRoundTrip(home, all) });
+        return true;
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -390,6 +390,46 @@ export function estimateRoundTrip(home: GeoPoint, sites: readonly GeoPoint[]): L
   return { distance, duration: Math.round(distance / ((AVERAGE_SPEED_KMH * 1000) / 3600)) };
 }
 
+/**
+ * What a lot list shows of a lot's sites from home, in one pass: the distance to the nearest site and the estimated
+ * round trip, the same figures as nearestDistance and estimateRoundTrip (same formulas, same tour, same rounding) from
+ * one symmetric distance matrix computed once (half the great circles of calling both). Sites as the parallel arrays a
+ * lot keeps; null without a site.
+ */
+export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: readonly number[]): { nearest: number; roundTrip: Leg } | null {
+  const rad = Math.PI / 180;
+  const pointLats: number[] = [home.lat];
+  const pointLons: number[] = [home.lon];
+  for (let i = 0; i < lats.length; i += 1) {
+    let seen = false;
+    for (let j = 1; j < pointLats.length && !seen; j += 1) seen = pointLats[j] === lats[i] && pointLons[j] === lons[i];
+    if (!seen) {
+      pointLats.push(lats[i]!);
+      pointLons.push(lons[i]!);
+    }
+  }
+  const n = pointLats.length;
+  if (n === 1) return null;
+  const cosLat = pointLats.map((lat) => Math.cos(lat * rad));
+  const d: number[][] = pointLats.map(() => new Array<number>(n).fill(0));
+  for (let i = 0; i < n; i += 1) {
+    for (let j = i + 1; j < n; j += 1) {
+      // haversineMetres, with the cosines computed once per point.
+      const dLat = (pointLats[j]! - pointLats[i]!) * rad;
+      const dLon = (pointLons[j]! - pointLons[i]!) * rad;
+      const h = Math.sin(dLat / 2) ** 2 + cosLat[i]! * cosLat[j]! * Math.sin(dLon / 2) ** 2;
+      d[i]![j] = d[j]![i] = 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+    }
+  }
+  let nearest = Infinity;
+  for (let j = 1; j < n; j += 1) nearest = Math.min(nearest, d[0]![j]!);
+  const stops = Array.from({ length: n - 1 }, (_, i) => i + 1);
+  const first = nearestNeighbour(d, stops);
+  const order = stops.length <= TWO_OPT_MAX_STOPS ? twoOpt(d, first) : first;
+  const distance = Math.round(tourLength(d, order) * ROAD_FACTOR);
+  return { nearest: Math.round(nearest), roundTrip: { distance, duration: Math.round(distance / ((AVERAGE_SPEED_KMH * 1000) / 3600)) } };
+}
+
 /** Great-circle distance from `home` to the nearest of `sites`, metres; null without a site. */
 export function nearestDistance(home: GeoPoint, sites: readonly GeoPoint[]): number | null {
   let best: number | null = null;

@@ -156,8 +156,8 @@ describe('session cache', () => {
 });
 
 describe('without the read cache', () => {
-  it('keeps sessions in memory with SESSION_CACHE=true (feed on), still refusing a deleted session on the next request', async () => {
-    const off = await createTestContext({ READ_CACHE: false, SESSION_CACHE: true });
+  it('keeps sessions in memory by default (SESSION_CACHE on, feed on), still refusing a deleted session on the next request', async () => {
+    const off = await createTestContext({ READ_CACHE: false });
     try {
       expect(off.app.config.sessionCache).toBe(true);
       expect(off.app.changeFeed).not.toBeNull();

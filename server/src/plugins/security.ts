@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { Config } from '../config';
 
 /**
@@ -29,9 +29,11 @@ export function contentSecurityPolicy(config: Pick<Config, 'MAP_TILE_URL'>): Rec
  * Security headers on every answer, written by helmet when the request arrives. A route that sets its own
  * Content-Security-Policy (file downloads: `sandbox`; the fiscal receipt) replaces helmet's: the route's headers are
  * written last. HSTS only behind HTTPS (PUBLIC_URL https), where a browser must never come back over plain HTTP.
+ * helmet's middleware is built once, here: the Fastify wrapper built it again (parsing the policy) on every request
+ * (docs/decisions/030).
  */
 export const securityPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(helmet, {
+  const writeSecurityHeaders = helmet({
     // Exactly our directives: helmet's defaults would add upgrade-insecure-requests, which breaks a plain-HTTP install.
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(app.config) },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
@@ -41,6 +43,7 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     xFrameOptions: { action: 'deny' },
     strictTransportSecurity: app.config.secureCookies ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
   });
+  app.addHook('onRequest', (request, reply, done) => writeSecurityHeaders(request.raw, reply.raw, () => done()));
 
   app.addHook('onSend', async (request, reply, payload) => {
     // The read cache (plugins/read-cache.ts) replaces this with private, no-cache + ETag on JSON reads.

@@ -122,7 +122,7 @@ async function within1s(check: () => Promise<boolean>): Promise<number> {
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext({ READ_CACHE: false });
+  ctx = await createTestContext({ READ_CACHE: false, SESSION_CACHE: false });
   s3 = await startTestS3Server('maillon-cluster');
   smtp = await startTestSmtpServer();
   instances.push(...(await Promise.all([startInstance(), startInstance()])));

@@ -16,7 +16,7 @@ let ctx: TestContext;
 beforeAll(async () => {
   // Every request here must reach the database: with the read cache a repeated read (and its session) would be
   // answered from memory during the outage, and the test would race the first computed answer (decision 014).
-  ctx = await createTestContext({ READ_CACHE: false }, { poolSize: 10 });
+  ctx = await createTestContext({ READ_CACHE: false, SESSION_CACHE: false }, { poolSize: 10 });
 }, 120_000);
 afterAll(async () => {
   await ctx?.close();

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -46,6 +47,17 @@ export const missionBatches = pgTable(
     geoLon: doublePrecision(),
     geoSiteLats: doublePrecision().array().notNull().default(sql`'{}'::double precision[]`),
     geoSiteLons: doublePrecision().array().notNull().default(sql`'{}'::double precision[]`),
+    /**
+     * What the lists of lots show of their missions and applications (docs/decisions/030), kept by triggers on missions
+     * and applications in the writer's transaction (migration 0017), so a page of lots reads them instead of counting:
+     * the lot's missions (its devices), their distinct models and departments, its applications, and whether a
+     * technician is recruited (an application « Recruté » or « Terminé »).
+     */
+    missionCount: integer().notNull().default(0),
+    missionModels: text().array().notNull().default(sql`'{}'::text[]`),
+    missionDepartments: text().array().notNull().default(sql`'{}'::text[]`),
+    applicationCount: integer().notNull().default(0),
+    hasRecruit: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -69,6 +81,33 @@ export const missionBatches = pgTable(
     index('mission_batches_geo_box_idx')
       .using('gist', sql`box(point(${t.geoMinLon}, ${t.geoMinLat}), point(${t.geoMaxLon}, ${t.geoMaxLat}))`)
       .where(sql`visibility = 'visible' and status <> 'completed' and not is_system and geo_site_count > 0`),
+  ],
+);
+
+/** A point of the unit sphere (x, y, z) in the `cube` extension's type: the chord between two is monotone in their distance. */
+const unitSpherePoint = customType<{ data: string; driverData: string }>({ dataType: () => 'cube' });
+
+/**
+ * The sites of the lots open to applications, one row per site and department of its lot (a lot without a department
+ * has one row per site under ''), kept by a trigger on mission_batches from its site arrays (migration 0017,
+ * docs/decisions/030). Its GiST indexes walk sites in order of distance from a technician's home (KNN), nearest first,
+ * for « Les plus proches » without computing the distance of every lot; `created_at` is the lot's, the tie-break.
+ */
+export const lotSites = pgTable(
+  'lot_sites',
+  {
+    batchId: uuid()
+      .notNull()
+      .references(() => missionBatches.id, { onDelete: 'cascade' }),
+    department: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    site: unitSpherePoint().notNull(),
+  },
+  // Both GiST indexes also hold batch_id and created_at (INCLUDE, written in migration 0017): the walk reads the index only.
+  (t) => [
+    index('lot_sites_site_idx').using('gist', t.site),
+    index('lot_sites_department_site_idx').using('gist', t.department, t.site),
+    index('lot_sites_batch_idx').on(t.batchId),
   ],
 );
 

@@ -63,8 +63,8 @@ it('a write made inside a database function invalidates the cached answer (heard
     .toEqual(['Lot renommé par une fonction']);
 });
 
-it('with READ_CACHE=false there is no feed and nothing is kept', async () => {
-  const other = await createTestContext({ READ_CACHE: false });
+it('with READ_CACHE=false SESSION_CACHE=false there is no feed and nothing is kept', async () => {
+  const other = await createTestContext({ READ_CACHE: false, SESSION_CACHE: false });
   try {
     expect(other.app.changeFeed).toBeNull();
   } finally {

@@ -9,7 +9,7 @@ import { applications, missionBatches, missions, technicianMissionData, technici
 import { AppError } from '../../lib/app-error';
 import { pageTotal, windowTotal } from '../../lib/pagination';
 import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
-import { lotFigures, sortedModels } from '../mission-batches/mission-batches.service';
+import { sortedModels } from '../mission-batches/mission-batches.service';
 
 type ApplicationRow = typeof applications.$inferSelect;
 
@@ -143,14 +143,13 @@ export async function listApplications(
   if (filter.status) conditions.push(inArray(applications.status, statusesFor(filter.status)));
   const where = conditions.length > 0 ? and(...conditions) : undefined;
 
-  // The lot's figures come in the same statement as the page (correlated to the joined lot).
-  const { devices: lotDevices, models, candidates } = lotFigures(sql`${missionBatches.id}`, null);
+  // The lot's figures are those it keeps (docs/decisions/030), read with the page.
   const rows = await db
     .select({
       total: windowTotal(),
-      lotDevices,
-      models,
-      candidates,
+      lotDevices: missionBatches.missionCount,
+      models: missionBatches.missionModels,
+      candidates: missionBatches.applicationCount,
       id: applications.id,
       batchId: applications.batchId,
       missionId: applications.missionId,
@@ -203,10 +202,10 @@ export async function listApplications(
         deadline: lot.deadline?.toISOString() ?? null,
         status: lot.status,
         // A finished lot keeps its figures frozen (undone devices left for the system lot).
-        defibrillatorCount: lot.status === 'completed' ? lot.defibrillatorsSum : row.lotDevices,
+        defibrillatorCount: lot.status === 'completed' ? lot.defibrillatorsSum : (row.lotDevices ?? 0),
         defibrillatorsDone: lot.defibrillatorsDone,
         amountPerDefib: centsToEuros(lot.amountPerDefibCents),
-        candidateCount: row.candidates,
+        candidateCount: row.candidates ?? 0,
         models: sortedModels(row.models),
       },
       finalRevenue: isFinished ? centsToEuros(lot.amountPerDefibCents * lot.defibrillatorsDone) : null,

@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { availableLotSchema, availableLotsMapSchema } from '@maillon/common/schemas/lots';
 import { missionBatches, missions, technicians } from '../../db/schema';
 import { backfillPositions, refreshLotsGeometry } from '../../lib/positions';
+import { FIRST_SITES_MIN } from './mission-batches.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
 /**
@@ -375,6 +376,78 @@ describe('nearest first and radius on a generated set', () => {
     expect(sort.json().message).toBe('Tri invalide');
     const mapRadius = await as(ctx.app, cookieLyon)({ method: 'GET', url: `${url}/map?radius=abc` });
     expect(mapRadius.statusCode).toBe(400);
+  });
+});
+
+describe('nearest first walks the open lots\' sites in order of distance (lot_sites, decision 030)', () => {
+  const tag = 'Égalité';
+  const expected: { id: string; km: number; createdAt: number; department: string }[] = [];
+  const ids: string[] = [];
+  // More lots at one point than the first reading takes sites: the page needs a second, longer reading.
+  const TIED = FIRST_SITES_MIN + 16;
+  beforeAll(async () => {
+    const tiedPoint = destination(LYON_1, 3, 200);
+    const lots: { title: string; sites: { lat: number; lon: number }[]; department: string }[] = [];
+    for (let i = 0; i < TIED; i += 1) {
+      // Each tied lot also has a site further away; every fourth is in the Ain.
+      lots.push({ title: `Égalité ${i}`, sites: [tiedPoint, destination(LYON_1, 20 + i, (i * 37) % 360)], department: i % 4 === 0 ? '01' : '69' });
+    }
+    for (let i = 0; i < 40; i += 1) {
+      lots.push({ title: `Autour ${i}`, sites: [destination(LYON_1, 1 + i * 0.7, (i * 53) % 360)], department: i % 4 === 0 ? '01' : '69' });
+    }
+    const inserted = await ctx.db
+      .insert(missionBatches)
+      .values(lots.map((lot, i) => ({ title: lot.title, departments: [lot.department], tags: [tag], visibility: 'visible', createdAt: new Date(Date.UTC(2026, 1, 1, 0, 0, i * 7 % 101)) })))
+      .returning({ id: missionBatches.id, createdAt: missionBatches.createdAt });
+    await ctx.db.insert(missions).values(
+      lots.flatMap((lot, i) => lot.sites.map((site, j) => ({ title: `${lot.title} — ${j}`, batchId: inserted[i]!.id, latitude: site.lat, longitude: site.lon }))),
+    );
+    await refreshLotsGeometry(ctx.db, inserted.map((l) => l.id));
+    for (const [i, lot] of lots.entries()) {
+      ids.push(inserted[i]!.id);
+      expected.push({ id: inserted[i]!.id, km: Math.min(...lot.sites.map((site) => haversineKm(LYON_1, site))), createdAt: inserted[i]!.createdAt.getTime(), department: lot.department });
+    }
+  });
+  afterAll(async () => {
+    await ctx.db.delete(missions).where(inArray(missions.batchId, ids));
+    await ctx.db.delete(missionBatches).where(inArray(missionBatches.id, ids));
+  });
+
+  /** The order the page must have: distance, then the most recent, then the id. */
+  const order = (rows: typeof expected) =>
+    [...rows].sort((a, b) => a.km - b.km || b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((e) => e.id);
+
+  async function pages(query: string, size: number, count: number): Promise<{ ids: string[]; totals: number[] }> {
+    const seen: string[] = [];
+    const totals: number[] = [];
+    for (let offset = 0; offset < count + size; offset += size) {
+      const page = await list(cookieLyon, `${query}&limit=${size}&offset=${offset}`);
+      seen.push(...page.lots.map((l) => l.id));
+      totals.push(page.total);
+    }
+    return { ids: seen, totals };
+  }
+
+  it('orders exact ties (many lots at one point) by the most recent, across pages, reading sites again when needed', async () => {
+    expect(TIED).toBeGreaterThan(FIRST_SITES_MIN);
+    const { ids: seen, totals } = await pages(`tag=${encodeURIComponent(tag)}&sort=nearest`, 9, expected.length);
+    expect(seen).toEqual(order(expected));
+    expect(new Set(totals)).toEqual(new Set([expected.length]));
+  });
+
+  it('filters by department through its own index, with the same order', async () => {
+    const ain = expected.filter((e) => e.department === '01');
+    const { ids: seen, totals } = await pages(`tag=${encodeURIComponent(tag)}&department=01&sort=nearest`, 6, ain.length);
+    expect(seen).toEqual(order(ain));
+    expect(new Set(totals)).toEqual(new Set([ain.length]));
+  });
+
+  it('gives the same lots, distances and order as a brute-force reading of every lot', async () => {
+    const first = await list(cookieLyon, `tag=${encodeURIComponent(tag)}&limit=100`);
+    const rest = await list(cookieLyon, `tag=${encodeURIComponent(tag)}&limit=100&offset=100`);
+    const lots = [...first.lots, ...rest.lots];
+    expect(lots.map((l) => l.id)).toEqual(order(expected));
+    for (const lot of lots) expect(Math.abs(lot.distance! - expected.find((e) => e.id === lot.id)!.km * 1000)).toBeLessThan(1);
   });
 });
 

@@ -1,12 +1,12 @@
-import { and, arrayContains, asc, count, desc, eq, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { centsToEuros } from '@maillon/common/format';
 import { MAP_LOTS_MAX, type AvailableLot, type AvailableLotsMap, type LotFilters, type LotSort } from '@maillon/common/schemas/lots';
 import type { Db } from '../../db/client';
-import { applications, missionBatches, missions, technicians } from '../../db/schema';
+import { missionBatches, technicians } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
-import { boundingSquare, EARTH_RADIUS_M, estimateRoundTrip, nearestDistance, type GeoPoint } from '../../lib/geo';
-import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
+import { EARTH_RADIUS_M, lotTripFromHome, type GeoPoint } from '../../lib/geo';
+import { likePattern, windowTotal } from '../../lib/pagination';
 import { technicianHomeColumns } from '../../lib/positions';
 import { openLotsCountSql } from '../../lib/row-counts';
 
@@ -32,6 +32,8 @@ export interface AvailableLotsFilter {
   offset: number;
 }
 
+type LotSearch = Pick<AvailableLotsFilter, 'department' | 'tag' | 'search'>;
+
 /**
  * The technician's home for distances: the coordinates stored with its address, else the address located now
  * (rows written before the coordinates were kept); null without a usable address (and for the admin).
@@ -50,8 +52,8 @@ async function findHome(db: Db, technicianId: string | null, knownHome?: GeoPoin
   return home.latitude !== null && home.longitude !== null ? { lat: home.latitude, lon: home.longitude } : null;
 }
 
-/** The filters every lot search shares (department, tag, free text), on mission_batches. */
-function filterConditions(filter: Pick<AvailableLotsFilter, 'department' | 'tag' | 'search' | 'lotId'>): SQL[] {
+/** The filters every lot search shares (department, tag, free text), on mission_batches (query builder). */
+function filterConditions(filter: LotSearch & Pick<AvailableLotsFilter, 'lotId'>): SQL[] {
   const conditions: SQL[] = [];
   if (filter.lotId) conditions.push(eq(missionBatches.id, filter.lotId));
   if (filter.department) conditions.push(arrayContains(missionBatches.departments, [filter.department]));
@@ -70,224 +72,204 @@ function filterConditions(filter: Pick<AvailableLotsFilter, 'department' | 'tag'
 }
 
 /**
- * The open-lot rule written with literals, so the planner matches the partial index mission_batches_geo_box_idx
- * (same rule as isOpenLot), for lots with at least one located site.
+ * The open-lot rule written with literals, so the planner matches the partial index mission_batches_open_idx written
+ * with the same rule (as isOpenLot).
  */
 const openLot = sql`${missionBatches.visibility} = 'visible' and ${missionBatches.status} <> 'completed' and not ${missionBatches.isSystem}`;
-const openLocatedLot = sql`${openLot} and ${missionBatches.geoSiteCount} > 0`;
 
-/**
- * Km as the crow flies from `home` to the lot's nearest site: the haversine of geo.ts over the lot's site arrays, with
- * sin²(x/2) written (1 − cos x)/2 and the arc sine taken once, on the smallest term (same order, fewer calls per site).
- */
-function nearestSiteKmExpression(home: GeoPoint): SQL<number | null> {
-  const earthKm = EARTH_RADIUS_M / 1000;
-  const rad = Math.PI / 180;
-  const cosLat = Math.cos(home.lat * rad);
-  const term = sql`(1 - cos((s.lat - ${home.lat}::float8) * ${rad}::float8)) / 2 + ${cosLat}::float8 * cos(s.lat * ${rad}::float8) * (1 - cos((s.lon - ${home.lon}::float8) * ${rad}::float8)) / 2`;
-  // least/greatest skip nulls: a lot without a site must keep a null distance.
-  return sql<number | null>`case when count(*) = 0 then null else ${2 * earthKm}::float8 * asin(sqrt(least(1, greatest(0, min(${term}))))) end`;
-}
-const siteArrays = sql`unnest(${missionBatches.geoSiteLats}, ${missionBatches.geoSiteLons}) as s(lat, lon)`;
-
-/** As a scalar subquery on the current lot row. */
-function nearestSiteKmSql(home: GeoPoint): SQL<number | null> {
-  return sql<number | null>`(select ${nearestSiteKmExpression(home)} from ${siteArrays})`;
+/** The same filters written on `mission_batches b`, for the statements written in SQL below. */
+function lotConditionsSql(filter: LotSearch): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.department) conditions.push(sql`b.departments @> array[${filter.department}]::text[]`);
+  if (filter.tag) conditions.push(sql`b.tags @> array[${filter.tag}]::text[]`);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    conditions.push(sql`(b.title ilike ${pattern} or b.description ilike ${pattern} or array_to_string(b.tags, ' ') ilike ${pattern})`);
+  }
+  return conditions;
 }
 
 /**
- * As a lateral subquery `nearest(km)` joined to each lot: an aggregate, so the planner keeps it apart and computes it
- * once per lot for the filter, the order and the answer.
+ * The sites of a search in lot_sites, which holds the open lots' sites only, one row per department of their lot: the
+ * department through the (department, site) index, the tag and the free text through the lot.
  */
-function nearestSiteLateral(db: Db, home: GeoPoint) {
-  return db.select({ km: sql<number | null>`${nearestSiteKmExpression(home)}`.as('km') }).from(siteArrays).as('nearest');
+function siteConditionsSql(filter: LotSearch): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.department) conditions.push(sql`s.department = ${filter.department}`);
+  const lot = lotConditionsSql({ tag: filter.tag, search: filter.search });
+  if (lot.length) conditions.push(sql`s.batch_id in (select b.id from mission_batches b where ${sql.join(lot, sql` and `)})`);
+  return conditions;
 }
 
-/** The lots' box meets the square around `home` holding the radius: the index-friendly pre-filter of a ring. */
-function meetsSquare(home: GeoPoint, radiusKm: number): SQL {
-  const square = boundingSquare(home, radiusKm);
-  return sql`box(point(${missionBatches.geoMinLon}, ${missionBatches.geoMinLat}), point(${missionBatches.geoMaxLon}, ${missionBatches.geoMaxLat})) && box(point(${square.west}::float8, ${square.south}::float8), point(${square.east}::float8, ${square.north}::float8))`;
+const whereAll = (conditions: SQL[]): SQL => (conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
+
+/** The sphere's point of a position, by the same SQL function as the sites of lot_sites (exact ties stay ties). */
+const unitPointSql = (home: GeoPoint) => sql`maillon_unit_point(${home.lat}::float8, ${home.lon}::float8)`;
+
+/** The chord of the unit sphere between two points `km` apart: lot_sites compares distances as chords. */
+function chordOfKm(km: number): number {
+  return 2 * Math.sin(Math.min(Math.PI / 2, km / (2 * (EARTH_RADIUS_M / 1000))));
 }
 
 /**
- * Rings of the nearest-first search without a radius: each is tried until it holds the whole page (then no lot outside
- * it can come before the page's last), then every open lot, those without a position last.
+ * The lots of a search with a site within `radius` km of home, each with its nearest chord: the sites inside the cube
+ * around home that holds the radius (GiST), then those within it.
  */
-const NEAREST_RINGS_KM = [5, 15, 50, 150, 500];
+function lotsWithinRadiusSql(filter: LotSearch, home: GeoPoint, radius: number): SQL {
+  const chord = chordOfKm(radius);
+  const conditions = [...siteConditionsSql(filter), sql`s.site <@ cube_enlarge(${unitPointSql(home)}, ${chord}::float8, 3)`];
+  return sql`
+    select batch_id, min(chord) as chord from (
+      select s.batch_id, s.site <-> ${unitPointSql(home)} as chord from lot_sites s ${whereAll(conditions)}
+    ) near
+    where chord <= ${chord}::float8
+    group by batch_id`;
+}
 
-const lotColumns = {
-  id: missionBatches.id,
-  title: missionBatches.title,
-  description: missionBatches.description,
-  priceCents: missionBatches.priceCents,
-  departments: missionBatches.departments,
-  tags: missionBatches.tags,
-  deadline: missionBatches.deadline,
-  createdAt: missionBatches.createdAt,
-  siteCount: missionBatches.geoSiteCount,
-  approximateCount: missionBatches.geoApproximateCount,
-  geoLat: missionBatches.geoLat,
-  geoLon: missionBatches.geoLon,
-  siteLats: missionBatches.geoSiteLats,
-  siteLons: missionBatches.geoSiteLons,
+/** A timestamp as JavaScript's toISOString writes it, by PostgreSQL (the lists' JSON carries it as it is answered). */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * What a list shows of a lot `b`, with the figures it keeps (docs/decisions/030), as one JSON array built by PostgreSQL
+ * (positional: no key to write or read 20 times a page): a page is one value that JavaScript parses natively, instead
+ * of rows of arrays parsed character by character. Read back by lotOfTuple, in LOT_FIELDS order. `applied`: whether
+ * `technicianId` applied to it (false for the admin).
+ */
+function lotJsonSql(technicianId: string | null): SQL {
+  const applied = technicianId ? sql`exists (select 1 from applications a where a.batch_id = b.id and a.technician_id = ${technicianId})` : sql`false`;
+  return sql`json_build_array(${sql.raw(`b.id, b.title, b.description, b.price_cents, b.departments, b.tags, ${isoSql('b.deadline')},
+    ${isoSql('b.created_at')}, b.geo_site_count, b.geo_approximate_count, b.geo_lat, b.geo_lon, b.geo_site_lats, b.geo_site_lons,
+    b.mission_count, b.mission_models, b.mission_departments, b.application_count, b.has_recruit, `)}${applied})`;
+}
+
+/** The fields of lotJsonSql's arrays, in order. */
+const LOT_FIELDS = [
+  'id', 'title', 'description', 'priceCents', 'departments', 'tags', 'deadline', 'createdAt', 'siteCount', 'approximateCount',
+  'geoLat', 'geoLon', 'siteLats', 'siteLons', 'devices', 'models', 'missionDepartments', 'candidates', 'assigned', 'applied',
+] as const;
+
+function lotOfTuple(tuple: unknown[]): LotJson {
+  return Object.fromEntries(LOT_FIELDS.map((field, i) => [field, tuple[i]])) as unknown as LotJson;
+}
+
+/** A page of lots as the statements below answer it: the lots in order (JSON), their total, and how it was read. */
+type LotPageRow = {
+  total: number;
+  lots: unknown[][];
 };
 
+/** Sites read at first for a page ending at lot `end` (a lot has a few, and its nearest comes first), at least 64. */
+const FIRST_SITES_PER_LOT = 4;
+export const FIRST_SITES_MIN = 64;
+/** Each new reading of a nearest-first page reads this many times more sites. */
+const SITES_GROWTH = 8;
+
 /**
- * One page of the lots open to applications, filtered in SQL; the aggregates (devices, models, candidates,
- * the technician's own application) are computed for that page only, never by loading every mission.
+ * One page of the lots open to applications, filtered in SQL, with the figures each lot keeps (docs/decisions/030).
  * With the technician's address known, each lot carries its distance and estimated round trip, and the default order is
- * nearest first (docs/decisions/025): a radius, or rings of growing radius, pre-filter the lots by their bounding box
- * (GiST index) before the exact distance to their nearest site is computed.
+ * nearest first (docs/decisions/025): the lots' sites are walked in order of distance in the GiST index of lot_sites.
  */
 export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Promise<{ items: AvailableLot[]; total: number }> {
   const home = await findHome(db, filter.technicianId, filter.knownHome);
   const sort: LotSort = home ? (filter.sort ?? 'nearest') : 'recent';
-  const radius = home ? filter.radius : undefined;
-  if (sort === 'nearest' || radius) {
-    // A department holds a small share of the lots (its GIN index finds them): their distances at once cost less than
-    // rings around a home that is mostly elsewhere, which would each come back short of a page.
-    const rings = radius ? [radius] : sort === 'nearest' && !filter.department ? [...NEAREST_RINGS_KM, null] : [null];
-    for (const ring of rings) {
-      const { page, ringTotal } = await findLotsByDistance(db, filter, home!, { ring, radius, sort });
-      if (page) return page;
-      // An empty ring: the lots of this search are far away (or few), every lot at once is the cheaper next step.
-      if (ringTotal === 0 && ring !== null) return (await findLotsByDistance(db, filter, home!, { ring: null, radius, sort })).page!;
-    }
-  }
+  if (home && filter.radius) return findLotsWithinRadius(db, filter, home, filter.radius, sort);
+  if (home && sort === 'nearest' && !filter.lotId) return findNearestLots(db, filter, home);
   return findRecentLots(db, filter, home);
 }
 
+
 /**
- * One query: the open lots within `ring` km of home (all of them when null), with their distance, the page in the
- * wanted order and the number within the ring; null when the ring holds fewer lots than the end of the page.
+ * Nearest first, without a radius. The first sites of the search in order of distance (GiST KNN on lot_sites) bring
+ * their lots in order, each at its nearest site: a lot seen strictly before the last site read is in its final place.
+ * When the page needs more lots than that (lots with many sites near home, exact ties), the statement runs again and
+ * reads eight times more sites, until it has read them all; the lots without a located site then follow, most recent
+ * first. The total is every open lot of the search (the kept count without a filter).
  */
-async function findLotsByDistance(
+async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint): Promise<{ items: AvailableLot[]; total: number }> {
+  const end = filter.offset + filter.limit;
+  const lotConditions = lotConditionsSql(filter);
+  const total = lotConditions.length
+    ? sql`(select count(*)::int from mission_batches b where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and ${sql.join(lotConditions, sql` and `)})`
+    : sql`(${openLotsCountSql()})::int`;
+  const unlocated = [sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and b.geo_site_count = 0`, ...lotConditions];
+  for (let sites = Math.max(FIRST_SITES_MIN, FIRST_SITES_PER_LOT * end); ; sites *= SITES_GROWTH) {
+    const result = await db.execute<LotPageRow & { sitesRead: number; complete: number }>(sql`
+      with home as materialized (select ${unitPointSql(home)} as point),
+      near as (
+        select s.batch_id, s.created_at, s.site <-> (select point from home) as chord
+        from lot_sites s ${whereAll(siteConditionsSql(filter))}
+        order by s.site <-> (select point from home)
+        limit ${sql.raw(String(sites))}
+      ),
+      lots as (select batch_id, created_at, min(chord) as chord from near group by batch_id, created_at),
+      edge as (select count(*)::int as n, max(chord) as chord from near),
+      ranked as (
+        select l.batch_id, l.chord, l.created_at from lots l, edge e where e.n < ${sql.raw(String(sites))} or l.chord < e.chord
+        union all
+        select b.id, null, b.created_at from mission_batches b ${whereAll(unlocated)} and (select n from edge) < ${sql.raw(String(sites))}
+      ),
+      page as (
+        select batch_id, chord, created_at from ranked
+        order by chord asc nulls last, created_at desc, batch_id
+        limit ${filter.limit} offset ${filter.offset}
+      )
+      select e.n as "sitesRead", (select count(*)::int from lots l where l.chord < e.chord) as complete, ${total} as total,
+        coalesce((select json_agg(${lotJsonSql(filter.technicianId)} order by p.chord asc nulls last, p.created_at desc, p.batch_id)
+          from page p join mission_batches b on b.id = p.batch_id), '[]') as lots
+      from edge e`);
+    const meta = result.rows[0]!;
+    if (meta.sitesRead < sites || meta.complete >= end) return { items: meta.lots.map((lot) => toAvailableLot(lotOfTuple(lot), home)), total: meta.total };
+  }
+}
+
+/** The lots with a site within `radius` km of home, nearest or most recent first, with their number (one statement). */
+async function findLotsWithinRadius(
   db: Db,
   filter: AvailableLotsFilter,
   home: GeoPoint,
-  { ring, radius, sort }: { ring: number | null; radius: number | undefined; sort: LotSort },
-): Promise<{ page: { items: AvailableLot[]; total: number } | null; ringTotal: number }> {
-  const nearest = nearestSiteLateral(db, home);
-  const conditions = filterConditions(filter);
-  // Without a radius the last pass lists every open lot: those without a position too, last.
-  const everyLot = ring === null && !radius;
-  const candidates = db
-    .select({ ...lotColumns, distanceKm: sql<number | null>`${nearest.km}`.as('distance_km') })
-    .from(missionBatches)
-    .crossJoinLateral(nearest)
-    .where(
-      and(
-        everyLot ? openLot : openLocatedLot,
-        ...(ring !== null ? [meetsSquare(home, ring), lte(nearest.km, ring)] : []),
-        ...conditions,
-      ),
+  radius: number,
+  sort: LotSort,
+): Promise<{ items: AvailableLot[]; total: number }> {
+  const order = sort === 'nearest' ? sql`w.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`;
+  const result = await db.execute<LotPageRow>(sql`
+    with within as (${lotsWithinRadiusSql(filter, home, radius)}),
+    page as (
+      select w.chord, b.* from within w join mission_batches b on b.id = w.batch_id
+      order by ${order} limit ${filter.limit} offset ${filter.offset}
     )
-    .as('candidates');
-  const order = sort === 'nearest'
-    ? [sql`${candidates.distanceKm} asc nulls last`, desc(candidates.createdAt), asc(candidates.id)]
-    : [desc(candidates.createdAt), asc(candidates.title), asc(candidates.id)];
-  const page = db
-    .select({
-      ringTotal: windowTotal().as('ring_total'),
-      ...Object.fromEntries(Object.keys(lotColumns).map((key) => [key, candidates[key as keyof typeof lotColumns]])) as { [K in keyof typeof lotColumns]: (typeof candidates)[K] },
-      distanceKm: candidates.distanceKm,
-    })
-    .from(candidates)
-    .orderBy(...order)
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .as('page');
-  const rows = await db
-    .select({
-      ...Object.fromEntries(Object.keys(lotColumns).map((key) => [key, page[key as keyof typeof lotColumns]])) as { [K in keyof typeof lotColumns]: (typeof page)[K] },
-      ringTotal: page.ringTotal,
-      distanceKm: page.distanceKm,
-      // Without a radius the total is every open lot of the filters, wherever it is (one count, beside the page); the
-      // last pass's window total already is that count.
-      allTotal: radius || everyLot ? sql<number>`0` : openLotsTotal(conditions),
-      ...lotFigures(sql`"page"."id"`, filter.technicianId),
-    })
-    .from(page)
-    .orderBy(...(sort === 'nearest' ? [sql`${page.distanceKm} asc nulls last`, desc(page.createdAt), asc(page.id)] : [desc(page.createdAt), asc(page.title), asc(page.id)]));
-
-  const ringTotal = rows[0]?.ringTotal ?? 0;
-  if (ring !== null && !radius && ringTotal < filter.offset + filter.limit) {
-    // Not enough lots within this ring for the page: a wider ring (or every lot) decides.
-    return { page: null, ringTotal };
-  }
-  let total: number;
-  if (radius) {
-    total = rows[0]?.ringTotal ?? (filter.offset > 0 ? await countWithinRadius(db, filter, home, radius) : 0);
-  } else {
-    const first = rows[0];
-    total = first ? (everyLot ? first.ringTotal : first.allTotal) : await countOpenLots(db, conditions);
-  }
-  return { page: { items: rows.map((row) => toAvailableLot(row, home)), total }, ringTotal };
+    select (select count(*)::int from within) as total,
+      coalesce((select json_agg(${lotJsonSql(filter.technicianId)} order by ${sort === 'nearest' ? sql`b.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`}) from page b), '[]') as lots`);
+  const page = result.rows[0]!;
+  return { items: page.lots.map((lot) => toAvailableLot(lotOfTuple(lot), home)), total: page.total };
 }
 
-/**
- * The total of open lots for the filters: without a filter, the count the database keeps (row_counts, decision 027);
- * with one, a count over the open lots' partial index.
- */
-function openLotsTotal(conditions: SQL[]): SQL<number> {
-  if (!conditions.length) return openLotsCountSql();
-  return sql<number>`(select count(*) from ${missionBatches} where ${and(openLot, ...conditions)})`.mapWith(Number);
-}
-
-/** The same total on its own (a page past the end carries none). */
-async function countOpenLots(db: Db, conditions: SQL[]): Promise<number> {
-  return Number((await db.select({ n: count() }).from(missionBatches).where(and(openLot, ...conditions)))[0]?.n ?? 0);
-}
-
-async function countWithinRadius(db: Db, filter: AvailableLotsFilter, home: GeoPoint, radius: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(missionBatches)
-    .where(and(openLocatedLot, meetsSquare(home, radius), lte(nearestSiteKmSql(home), radius), ...filterConditions(filter)));
-  return Number(row?.n ?? 0);
-}
-
-/** The most recent lots first (no address, or « Les plus récents » without a radius); distances for the page only. */
+/** The most recent lots first (no address, « Les plus récents », one lot); distances for the page only. */
 async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint | null): Promise<{ items: AvailableLot[]; total: number }> {
-  const conditions = filterConditions(filter);
-  const where = and(openLot, ...conditions);
-
-  // One statement: the page of lots in a subquery (walking mission_batches_open_idx, most recent first), then each
-  // lot's figures from the indexed batch ids of that page only, and the total of the filter counted on the same
-  // partial index (docs/decisions/014: round trips are the cost; 018: a window total would read every open lot).
-  const page = db
-    .select(lotColumns)
-    .from(missionBatches)
-    .where(where)
-    .orderBy(desc(missionBatches.createdAt), asc(missionBatches.title), asc(missionBatches.id))
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .as('page');
-  // Qualified by hand: inside the correlated subqueries a bare "id" would name the inner table's column.
-  const figures = lotFigures(sql`"page"."id"`, filter.technicianId);
-  const countAll = () => countOpenLots(db, conditions);
-  const lots = await db
-    .select({
-      total: openLotsTotal(conditions),
-      ...Object.fromEntries(Object.keys(lotColumns).map((key) => [key, page[key as keyof typeof lotColumns]])) as { [K in keyof typeof lotColumns]: (typeof page)[K] },
-      ...figures,
-    })
-    .from(page)
-    .orderBy(desc(page.createdAt), asc(page.title), asc(page.id));
-
-  const total = await pageTotal(lots, filter.offset, countAll);
-  return { items: lots.map((lot) => toAvailableLot(lot, home)), total };
+  const conditions = [...lotConditionsSql(filter), ...(filter.lotId ? [sql`b.id = ${filter.lotId}`] : [])];
+  const open = sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system`;
+  const where = sql.join([open, ...conditions], sql` and `);
+  // One statement: the page walking mission_batches_open_idx (most recent first) with the figures each lot keeps, and
+  // the total of the search from the kept counts, or counted on the same partial index (decision 014: round trips cost).
+  const total = conditions.length ? sql`(select count(*)::int from mission_batches b where ${where})` : sql`(${openLotsCountSql()})::int`;
+  const result = await db.execute<LotPageRow>(sql`
+    select ${total} as total,
+      coalesce((select json_agg(${lotJsonSql(filter.technicianId)} order by b.created_at desc, b.title, b.id) from (
+        select * from mission_batches b where ${where} order by b.created_at desc, b.title, b.id limit ${filter.limit} offset ${filter.offset}
+      ) b), '[]') as lots`);
+  const page = result.rows[0]!;
+  return { items: page.lots.map((lot) => toAvailableLot(lotOfTuple(lot), home)), total: page.total };
 }
 
-interface LotRow {
+/** A lot as lotJsonSql writes it (named by lotOfTuple). */
+interface LotJson {
   id: string;
   title: string;
   description: string | null;
   priceCents: number;
   departments: string[];
   tags: string[];
-  deadline: Date | null;
-  createdAt: Date;
+  deadline: string | null;
+  createdAt: string;
   siteCount: number;
   approximateCount: number;
   geoLat: number | null;
@@ -295,16 +277,15 @@ interface LotRow {
   siteLats: number[];
   siteLons: number[];
   devices: number;
-  models: string[] | null;
-  missionDepartments: string[] | null;
+  models: string[];
+  missionDepartments: string[];
   candidates: number;
-  applied: boolean;
   assigned: boolean;
+  applied: boolean;
 }
 
-function toAvailableLot(lot: LotRow, home: GeoPoint | null): AvailableLot {
-  const sites = lot.siteLats.map((lat, i) => ({ lat, lon: lot.siteLons[i]! }));
-  const roundTrip = home ? estimateRoundTrip(home, sites) : null;
+function toAvailableLot(lot: LotJson, home: GeoPoint | null): AvailableLot {
+  const trip = home ? lotTripFromHome(home, lot.siteLats, lot.siteLons) : null;
   return {
     id: lot.id,
     title: lot.title,
@@ -312,16 +293,16 @@ function toAvailableLot(lot: LotRow, home: GeoPoint | null): AvailableLot {
     price: centsToEuros(lot.priceCents),
     departments: lot.departments,
     tags: lot.tags,
-    deadline: lot.deadline?.toISOString() ?? null,
+    deadline: lot.deadline,
     defibrillatorCount: lot.devices,
     candidateCount: lot.candidates,
     models: sortedModels(lot.models),
-    missionDepartments: lot.missionDepartments ?? [],
-    hasApplied: Boolean(lot.applied),
-    isAssigned: Boolean(lot.assigned),
-    createdAt: lot.createdAt.toISOString(),
-    distance: home ? nearestDistance(home, sites) : null,
-    roundTrip: roundTrip ? { distance: roundTrip.distance, duration: roundTrip.duration } : null,
+    missionDepartments: lot.missionDepartments,
+    hasApplied: lot.applied,
+    isAssigned: lot.assigned,
+    createdAt: lot.createdAt,
+    distance: trip?.nearest ?? null,
+    roundTrip: trip?.roundTrip ?? null,
     position:
       lot.siteCount > 0 && lot.geoLat !== null && lot.geoLon !== null
         ? { lat: lot.geoLat, lon: lot.geoLon, approximate: lot.approximateCount >= lot.siteCount }
@@ -345,7 +326,12 @@ export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilt
   const home = await findHome(db, filter.technicianId, filter.knownHome);
   const conditions = filterConditions(filter);
   const radius = home ? filter.radius : undefined;
-  const located = and(openLocatedLot, ...(radius && home ? [meetsSquare(home, radius), lte(nearestSiteKmSql(home), radius)] : []), ...conditions);
+  const located = and(
+    openLot,
+    sql`${missionBatches.geoSiteCount} > 0`,
+    ...(radius && home ? [sql`${missionBatches.id} in (select batch_id from (${lotsWithinRadiusSql(filter, home, radius)}) within)`] : []),
+    ...conditions,
+  );
   const order = home
     ? [sql`power(${missionBatches.geoLat} - ${home.lat}::float8, 2) + power((${missionBatches.geoLon} - ${home.lon}::float8) * ${Math.cos((home.lat * Math.PI) / 180)}::float8, 2)`, asc(missionBatches.id)]
     : [desc(missionBatches.createdAt), asc(missionBatches.id)];
@@ -377,24 +363,6 @@ export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilt
     lots: rows.map((r) => ({ id: r.id, title: r.title, lat: r.lat!, lon: r.lon!, approximate: r.approximateCount >= r.siteCount })),
     total: rows[0]?.total ?? 0,
     unlocated,
-  };
-}
-
-/**
- * A lot's figures as correlated subqueries on the indexed batch ids, for the outer query's lot `lotId` (an SQL
- * expression): devices, distinct models and departments of its missions; candidates, whether `technicianId` applied,
- * whether a technician is recruited. Lists of lots select what they show of it, in the same statement as their page.
- */
-export function lotFigures(lotId: SQL, technicianId: string | null) {
-  return {
-    devices: sql<number>`(select count(*)::int from ${missions} where ${missions.batchId} = ${lotId})`.mapWith(Number),
-    models: sql<string[] | null>`(select coalesce(array_agg(distinct ${missions.defibrillatorModel}) filter (where coalesce(${missions.defibrillatorModel}, '') <> ''), '{}') from ${missions} where ${missions.batchId} = ${lotId})`,
-    missionDepartments: sql<string[] | null>`(select coalesce(array_agg(distinct ${missions.department}) filter (where coalesce(${missions.department}, '') <> ''), '{}') from ${missions} where ${missions.batchId} = ${lotId})`,
-    candidates: sql<number>`(select count(*)::int from ${applications} where ${applications.batchId} = ${lotId})`.mapWith(Number),
-    applied: technicianId
-      ? sql<boolean>`exists (select 1 from ${applications} where ${applications.batchId} = ${lotId} and ${applications.technicianId} = ${technicianId})`
-      : sql<boolean>`false`,
-    assigned: sql<boolean>`exists (select 1 from ${applications} where ${applications.batchId} = ${lotId} and ${applications.status} in ('Recruté', 'Terminé'))`,
   };
 }
 
