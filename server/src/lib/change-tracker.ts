@@ -235,14 +235,37 @@ function statementText(first: unknown): string {
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
+interface StatementTables {
+  written: readonly string[];
+  read: readonly string[];
+  endsTransaction: boolean;
+}
+
+/**
+ * What each statement text reads and writes, read once: a server sends the same few hundred texts again and again
+ * (the regular expressions cost more than the lookup). Texts that vary with their input stop being remembered past
+ * KNOWN_STATEMENTS_MAX; they are read each time, as before.
+ */
+const knownStatements = new Map<string, StatementTables>();
+const KNOWN_STATEMENTS_MAX = 5000;
+
+function tablesOf(text: string): StatementTables {
+  let tables = knownStatements.get(text);
+  if (!tables) {
+    tables = { written: writtenTables(text), read: readTables(text), endsTransaction: TRANSACTION_END.test(text) };
+    if (knownStatements.size < KNOWN_STATEMENTS_MAX) knownStatements.set(text, tables);
+  }
+  return tables;
+}
+
 /** Wraps `target[method]` (a query function, callback or promise style) so the tracker sees each statement. */
 function watchQueries(target: Record<string, unknown>, method: string, tracker: ChangeTracker, connection: Connection): void {
   const original = (target[method] as AnyFunction).bind(target);
   target[method] = (...args: unknown[]) => {
     const text = statementText(args[0]);
-    const written = writtenTables(text);
+    const { written, read, endsTransaction } = tablesOf(text);
     const scope = statementScope.getStore();
-    if (scope?.collectReads) for (const table of readTables(text)) scope.reads.add(table);
+    if (scope?.collectReads) for (const table of read) scope.reads.add(table);
     if (written.length) {
       tracker.record(written);
       for (const table of written) connection.pending.add(table);
@@ -250,7 +273,7 @@ function watchQueries(target: Record<string, unknown>, method: string, tracker: 
     }
     const settled = () => {
       if (written.length) tracker.record(written);
-      if (TRANSACTION_END.test(text)) {
+      if (endsTransaction) {
         tracker.record(connection.pending);
         connection.pending.clear();
       }

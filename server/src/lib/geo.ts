@@ -392,8 +392,9 @@ export function estimateRoundTrip(home: GeoPoint, sites: readonly GeoPoint[]): L
 
 /**
  * What a lot list shows of a lot's sites from home, in one pass: the distance to the nearest site and the estimated
- * round trip, the same figures as nearestDistance and estimateRoundTrip (same formulas, same tour, same rounding) from
- * one symmetric distance matrix computed once (half the great circles of calling both). Sites as the parallel arrays a
+ * round trip, the same figures as nearestDistance and estimateRoundTrip (same formulas and operations, same tour, same
+ * rounding: geo.test compares them) from one symmetric distance matrix computed once, in a flat array, with the
+ * cosines computed once per point. A page of lots computes twenty of these per request. Sites as the parallel arrays a
  * lot keeps; null without a site.
  */
 export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: readonly number[]): { nearest: number; roundTrip: Leg } | null {
@@ -410,23 +411,56 @@ export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: r
   }
   const n = pointLats.length;
   if (n === 1) return null;
-  const cosLat = pointLats.map((lat) => Math.cos(lat * rad));
-  const d: number[][] = pointLats.map(() => new Array<number>(n).fill(0));
+  const cosLat = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) cosLat[i] = Math.cos(pointLats[i]! * rad);
+  const d = new Float64Array(n * n);
   for (let i = 0; i < n; i += 1) {
     for (let j = i + 1; j < n; j += 1) {
-      // haversineMetres, with the cosines computed once per point.
+      // haversineMetres(point i, point j), which is symmetric to the last bit.
       const dLat = (pointLats[j]! - pointLats[i]!) * rad;
       const dLon = (pointLons[j]! - pointLons[i]!) * rad;
       const h = Math.sin(dLat / 2) ** 2 + cosLat[i]! * cosLat[j]! * Math.sin(dLon / 2) ** 2;
-      d[i]![j] = d[j]![i] = 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+      d[i * n + j] = d[j * n + i] = 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
     }
   }
   let nearest = Infinity;
-  for (let j = 1; j < n; j += 1) nearest = Math.min(nearest, d[0]![j]!);
-  const stops = Array.from({ length: n - 1 }, (_, i) => i + 1);
-  const first = nearestNeighbour(d, stops);
-  const order = stops.length <= TWO_OPT_MAX_STOPS ? twoOpt(d, first) : first;
-  const distance = Math.round(tourLength(d, order) * ROAD_FACTOR);
+  for (let j = 1; j < n; j += 1) nearest = Math.min(nearest, d[j]!);
+  // nearestNeighbour then twoOpt (below TWO_OPT_MAX_STOPS), as estimateRoundTrip runs them, on the flat matrix.
+  const tour = new Int32Array(n);
+  const visited = new Uint8Array(n);
+  for (let k = 1, current = 0; k < n; k += 1) {
+    let best = -1;
+    for (let candidate = 1; candidate < n; candidate += 1) {
+      if (!visited[candidate] && (best === -1 || d[current * n + candidate]! < d[current * n + best]!)) best = candidate;
+    }
+    visited[best] = 1;
+    tour[k] = best;
+    current = best;
+  }
+  if (n - 1 <= TWO_OPT_MAX_STOPS) {
+    for (let pass = 0; pass < 20; pass += 1) {
+      let improved = false;
+      for (let i = 0; i < n - 1; i += 1) {
+        for (let j = i + 2; j < n; j += 1) {
+          const a = tour[i]!;
+          const b = tour[i + 1]!;
+          const c = tour[j]!;
+          const e = tour[(j + 1) % n]!;
+          if (a === e) continue;
+          if (d[a * n + c]! + d[b * n + e]! - d[a * n + b]! - d[c * n + e]! < -EPSILON) {
+            for (let l = i + 1, r = j; l < r; l += 1, r -= 1) [tour[l], tour[r]] = [tour[r]!, tour[l]!];
+            improved = true;
+          }
+        }
+      }
+      if (!improved) break;
+    }
+  }
+  // tourLength: from home through the stops in order, and back.
+  let length = 0;
+  for (let k = 1; k < n; k += 1) length += d[tour[k - 1]! * n + tour[k]!]!;
+  length += d[tour[n - 1]! * n]!;
+  const distance = Math.round(length * ROAD_FACTOR);
   return { nearest: Math.round(nearest), roundTrip: { distance, duration: Math.round(distance / ((AVERAGE_SPEED_KMH * 1000) / 3600)) } };
 }
 

@@ -10,6 +10,7 @@ import { AppError } from '../../lib/app-error';
 import { pageTotal, windowTotal } from '../../lib/pagination';
 import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
 import { sortedModels } from '../mission-batches/mission-batches.service';
+import { preparedQuery } from '../../db/prepared-queries';
 
 type ApplicationRow = typeof applications.$inferSelect;
 
@@ -137,47 +138,56 @@ export async function listApplications(
   filter: ApplicationsFilter,
   log: Pick<FastifyBaseLogger, 'warn'>,
 ): Promise<{ items: TechnicianApplication[]; total: number }> {
-  const conditions: SQL[] = [];
-  if (filter.technicianId) conditions.push(eq(applications.technicianId, filter.technicianId));
-  if (filter.batchId) conditions.push(sql`coalesce(applications.batch_id, missions.batch_id) = ${filter.batchId}`);
-  if (filter.status) conditions.push(inArray(applications.status, statusesFor(filter.status)));
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
-
-  // The lot's figures are those it keeps (docs/decisions/030), read with the page.
-  const rows = await db
-    .select({
-      total: windowTotal(),
-      lotDevices: missionBatches.missionCount,
-      models: missionBatches.missionModels,
-      candidates: missionBatches.applicationCount,
-      id: applications.id,
-      batchId: applications.batchId,
-      missionId: applications.missionId,
-      technicianId: applications.technicianId,
-      status: applications.status,
-      appliedAt: applications.appliedAt,
-      adminComment: applications.adminComment,
-      lot: {
-        id: missionBatches.id,
-        title: missionBatches.title,
-        description: missionBatches.description,
-        priceCents: missionBatches.priceCents,
-        departments: missionBatches.departments,
-        tags: missionBatches.tags,
-        deadline: missionBatches.deadline,
-        status: missionBatches.status,
-        defibrillatorsSum: missionBatches.defibrillatorsSum,
-        defibrillatorsDone: missionBatches.defibrillatorsDone,
-        amountPerDefibCents: missionBatches.amountPerDefibCents,
-      },
-    })
-    .from(applications)
-    .leftJoin(missions, eq(missions.id, applications.missionId))
-    .leftJoin(missionBatches, lotJoin)
-    .where(where)
-    .orderBy(desc(applications.appliedAt), desc(applications.id))
-    .limit(filter.limit)
-    .offset(filter.offset);
+  const shape = `applications:${filter.technicianId ? 't' : ''}${filter.batchId ? 'b' : ''}${filter.status ? 's' : ''}`;
+  const page = preparedQuery(db, shape, () => {
+    const conditions: SQL[] = [];
+    if (filter.technicianId) conditions.push(eq(applications.technicianId, sql.placeholder('technicianId')));
+    if (filter.batchId) conditions.push(sql`coalesce(applications.batch_id, missions.batch_id) = ${sql.placeholder('batchId')}`);
+    if (filter.status) conditions.push(sql`${applications.status} = any(${sql.placeholder('statuses')}::text[])`);
+    // The lot's figures are those it keeps (docs/decisions/030), read with the page.
+    return db
+      .select({
+        total: windowTotal(),
+        lotDevices: missionBatches.missionCount,
+        models: missionBatches.missionModels,
+        candidates: missionBatches.applicationCount,
+        id: applications.id,
+        batchId: applications.batchId,
+        missionId: applications.missionId,
+        technicianId: applications.technicianId,
+        status: applications.status,
+        appliedAt: applications.appliedAt,
+        adminComment: applications.adminComment,
+        lot: {
+          id: missionBatches.id,
+          title: missionBatches.title,
+          description: missionBatches.description,
+          priceCents: missionBatches.priceCents,
+          departments: missionBatches.departments,
+          tags: missionBatches.tags,
+          deadline: missionBatches.deadline,
+          status: missionBatches.status,
+          defibrillatorsSum: missionBatches.defibrillatorsSum,
+          defibrillatorsDone: missionBatches.defibrillatorsDone,
+          amountPerDefibCents: missionBatches.amountPerDefibCents,
+        },
+      })
+      .from(applications)
+      .leftJoin(missions, eq(missions.id, applications.missionId))
+      .leftJoin(missionBatches, lotJoin)
+      .where(conditions.length > 0 ? and(...conditions) : undefined)
+      .orderBy(desc(applications.appliedAt), desc(applications.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(`maillon_${shape.replace(':', '_')}`);
+  });
+  const rows = await page.execute({
+    technicianId: filter.technicianId,
+    batchId: filter.batchId,
+    statuses: filter.status ? statusesFor(filter.status) : undefined,
+    limit: filter.limit,
+    offset: filter.offset,
+  });
 
   const withLot = rows.filter((row) => {
     if (row.lot?.id) return true;
@@ -212,9 +222,14 @@ export async function listApplications(
       devices: isFinished ? (devices.get(`${lot.id}:${row.technicianId}`) ?? []) : null,
     };
   });
-  const total = await pageTotal(rows, filter.offset, async () =>
-    Number((await db.select({ n: count() }).from(applications).leftJoin(missions, eq(missions.id, applications.missionId)).where(where))[0]?.n ?? 0),
-  );
+  const total = await pageTotal(rows, filter.offset, async () => {
+    const conditions: SQL[] = [];
+    if (filter.technicianId) conditions.push(eq(applications.technicianId, filter.technicianId));
+    if (filter.batchId) conditions.push(sql`coalesce(applications.batch_id, missions.batch_id) = ${filter.batchId}`);
+    if (filter.status) conditions.push(inArray(applications.status, statusesFor(filter.status)));
+    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    return Number((await db.select({ n: count() }).from(applications).leftJoin(missions, eq(missions.id, applications.missionId)).where(where))[0]?.n ?? 0);
+  });
   return { items, total };
 }
 
@@ -236,9 +251,10 @@ async function getTreatedDevices(db: Db, pairs: { batchId: string; technicianId:
       isCompleted: technicianMissionData.isCompleted,
     })
     .from(missions)
-    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), inArray(technicianMissionData.technicianId, technicianIds)))
+    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), sql`${technicianMissionData.technicianId} = any(${sql.param(technicianIds)}::uuid[])`))
     // Devices left undone moved to the system lot at the finish; originBatchId keeps them in their lot's history.
-    .where(or(inArray(missions.batchId, batchIds), inArray(missions.originBatchId, batchIds)))
+    // One array parameter each (= any), so the statement's text does not change with the number of lots.
+    .where(or(sql`${missions.batchId} = any(${sql.param(batchIds)}::uuid[])`, sql`${missions.originBatchId} = any(${sql.param(batchIds)}::uuid[])`))
     .orderBy(missions.serialNumber, missions.id);
   for (const pair of pairs) {
     const key = `${pair.batchId}:${pair.technicianId}`;

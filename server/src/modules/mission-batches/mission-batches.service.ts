@@ -132,7 +132,7 @@ const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-
 /**
  * What a list shows of a lot `b`, with the figures it keeps (docs/decisions/030), as one JSON array built by PostgreSQL
  * (positional: no key to write or read 20 times a page): a page is one value that JavaScript parses natively, instead
- * of rows of arrays parsed character by character. Read back by lotOfTuple, in LOT_FIELDS order. `applied`: whether
+ * of rows of arrays parsed character by character. Read back by toAvailableLot, in LotTuple's order. `applied`: whether
  * `technicianId` applied to it (false for the admin).
  */
 function lotJsonSql(technicianId: string | null): SQL {
@@ -142,20 +142,10 @@ function lotJsonSql(technicianId: string | null): SQL {
     b.mission_count, b.mission_models, b.mission_departments, b.application_count, b.has_recruit, `)}${applied})`;
 }
 
-/** The fields of lotJsonSql's arrays, in order. */
-const LOT_FIELDS = [
-  'id', 'title', 'description', 'priceCents', 'departments', 'tags', 'deadline', 'createdAt', 'siteCount', 'approximateCount',
-  'geoLat', 'geoLon', 'siteLats', 'siteLons', 'devices', 'models', 'missionDepartments', 'candidates', 'assigned', 'applied',
-] as const;
-
-function lotOfTuple(tuple: unknown[]): LotJson {
-  return Object.fromEntries(LOT_FIELDS.map((field, i) => [field, tuple[i]])) as unknown as LotJson;
-}
-
 /** A page of lots as the statements below answer it: the lots in order (JSON), their total, and how it was read. */
 type LotPageRow = {
   total: number;
-  lots: unknown[][];
+  lots: LotTuple[];
 };
 
 /** Sites read at first for a page ending at lot `end` (a lot has a few, and its nearest comes first), at least 64. */
@@ -218,7 +208,7 @@ async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoi
           from page p join mission_batches b on b.id = p.batch_id), '[]') as lots
       from edge e`);
     const meta = result.rows[0]!;
-    if (meta.sitesRead < sites || meta.complete >= end) return { items: meta.lots.map((lot) => toAvailableLot(lotOfTuple(lot), home)), total: meta.total };
+    if (meta.sitesRead < sites || meta.complete >= end) return { items: meta.lots.map((lot) => toAvailableLot(lot, home)), total: meta.total };
   }
 }
 
@@ -240,7 +230,7 @@ async function findLotsWithinRadius(
     select (select count(*)::int from within) as total,
       coalesce((select json_agg(${lotJsonSql(filter.technicianId)} order by ${sort === 'nearest' ? sql`b.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`}) from page b), '[]') as lots`);
   const page = result.rows[0]!;
-  return { items: page.lots.map((lot) => toAvailableLot(lotOfTuple(lot), home)), total: page.total };
+  return { items: page.lots.map((lot) => toAvailableLot(lot, home)), total: page.total };
 }
 
 /** The most recent lots first (no address, « Les plus récents », one lot); distances for the page only. */
@@ -257,56 +247,55 @@ async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoin
         select * from mission_batches b where ${where} order by b.created_at desc, b.title, b.id limit ${filter.limit} offset ${filter.offset}
       ) b), '[]') as lots`);
   const page = result.rows[0]!;
-  return { items: page.lots.map((lot) => toAvailableLot(lotOfTuple(lot), home)), total: page.total };
+  return { items: page.lots.map((lot) => toAvailableLot(lot, home)), total: page.total };
 }
 
-/** A lot as lotJsonSql writes it (named by lotOfTuple). */
-interface LotJson {
-  id: string;
-  title: string;
-  description: string | null;
-  priceCents: number;
-  departments: string[];
-  tags: string[];
-  deadline: string | null;
-  createdAt: string;
-  siteCount: number;
-  approximateCount: number;
-  geoLat: number | null;
-  geoLon: number | null;
-  siteLats: number[];
-  siteLons: number[];
-  devices: number;
-  models: string[];
-  missionDepartments: string[];
-  candidates: number;
-  assigned: boolean;
-  applied: boolean;
-}
+/** A lot as lotJsonSql writes it, in its order. */
+type LotTuple = [
+  id: string,
+  title: string,
+  description: string | null,
+  priceCents: number,
+  departments: string[],
+  tags: string[],
+  deadline: string | null,
+  createdAt: string,
+  siteCount: number,
+  approximateCount: number,
+  geoLat: number | null,
+  geoLon: number | null,
+  siteLats: number[],
+  siteLons: number[],
+  devices: number,
+  models: string[],
+  missionDepartments: string[],
+  candidates: number,
+  assigned: boolean,
+  applied: boolean,
+];
 
-function toAvailableLot(lot: LotJson, home: GeoPoint | null): AvailableLot {
-  const trip = home ? lotTripFromHome(home, lot.siteLats, lot.siteLons) : null;
+function toAvailableLot(lot: LotTuple, home: GeoPoint | null): AvailableLot {
+  const [id, title, description, priceCents, departments, tags, deadline, createdAt, siteCount, approximateCount, geoLat, geoLon,
+    siteLats, siteLons, devices, models, missionDepartments, candidates, assigned, applied] = lot;
+  const trip = home ? lotTripFromHome(home, siteLats, siteLons) : null;
   return {
-    id: lot.id,
-    title: lot.title,
-    description: lot.description?.trim() ? lot.description : DEFAULT_LOT_DESCRIPTION,
-    price: centsToEuros(lot.priceCents),
-    departments: lot.departments,
-    tags: lot.tags,
-    deadline: lot.deadline,
-    defibrillatorCount: lot.devices,
-    candidateCount: lot.candidates,
-    models: sortedModels(lot.models),
-    missionDepartments: lot.missionDepartments,
-    hasApplied: lot.applied,
-    isAssigned: lot.assigned,
-    createdAt: lot.createdAt,
+    id,
+    title,
+    description: description?.trim() ? description : DEFAULT_LOT_DESCRIPTION,
+    price: centsToEuros(priceCents),
+    departments,
+    tags,
+    deadline,
+    defibrillatorCount: devices,
+    candidateCount: candidates,
+    models: sortedModels(models),
+    missionDepartments,
+    hasApplied: applied,
+    isAssigned: assigned,
+    createdAt,
     distance: trip?.nearest ?? null,
     roundTrip: trip?.roundTrip ?? null,
-    position:
-      lot.siteCount > 0 && lot.geoLat !== null && lot.geoLon !== null
-        ? { lat: lot.geoLat, lon: lot.geoLon, approximate: lot.approximateCount >= lot.siteCount }
-        : null,
+    position: siteCount > 0 && geoLat !== null && geoLon !== null ? { lat: geoLat, lon: geoLon, approximate: approximateCount >= siteCount } : null,
   };
 }
 
