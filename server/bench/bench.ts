@@ -16,6 +16,7 @@ import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
 import { selectedEndpoints, type Endpoint, type Session } from './endpoints';
+import { startCpuSample, type CpuPerRequest } from './cpu';
 import { runPostgresExtras, type Extras } from './extras';
 import { startServer, waitFor } from './server-process';
 import { loginAs, loginTechnicians } from './sessions';
@@ -35,8 +36,15 @@ interface Row {
   errors: number;
   bareReqPerSec: number;
   ratio: number;
-  /** The same load with READ_CACHE=false: every answer computed (the miss path). */
-  uncached?: { reqPerSec: number; p50: number; p99: number; errors: number };
+  /** CPU per request of the server and of PostgreSQL over the measured load (Linux). */
+  cpu?: CpuPerRequest | null;
+  /**
+   * The same load with READ_CACHE=false: every answer computed (the miss path), sessions kept in memory as in
+   * production (SESSION_CACHE, decision 030): a first visit, a read right after a write, a read on another instance.
+   */
+  uncached?: { reqPerSec: number; p50: number; p99: number; errors: number; cpu?: CpuPerRequest | null | undefined };
+  /** And with SESSION_CACHE=false too: each request also looks its session up (the column of earlier runs). */
+  noCache?: { reqPerSec: number; p50: number; p99: number; errors: number; cpu?: CpuPerRequest | null | undefined };
   /** PGlite rows: the share of the PostgreSQL throughput for the same read. */
   ofPostgres?: number;
 }
@@ -51,7 +59,14 @@ async function load(url: string, connections: number, requests: autocannon.Reque
   return cannon({ url, connections, duration, requests });
 }
 
-async function benchEndpoint(base: string, endpoint: Endpoint, sessions: Session[], connections: number, barePort: number | null): Promise<Row> {
+async function benchEndpoint(
+  base: string,
+  endpoint: Endpoint,
+  sessions: Session[],
+  connections: number,
+  barePort: number | null,
+  serverPid: number | undefined,
+): Promise<Row> {
   let shapeErrors = 0;
   const request: autocannon.Request = {
     method: 'GET',
@@ -83,6 +98,7 @@ async function benchEndpoint(base: string, endpoint: Endpoint, sessions: Session
 
   await load(base, connections, [request], WARMUP_S);
   shapeErrors = 0;
+  const cpu = startCpuSample(serverPid);
   const result = await load(base, connections, [request], DURATION_S);
   const errors = result.errors + result.timeouts + result.non2xx + shapeErrors;
   return {
@@ -94,6 +110,7 @@ async function benchEndpoint(base: string, endpoint: Endpoint, sessions: Session
     errors,
     bareReqPerSec: Math.round(bareReqPerSec),
     ratio: bareReqPerSec ? result.requests.average / bareReqPerSec : 0,
+    cpu: cpu.stop(result.requests.total),
   };
 }
 
@@ -138,19 +155,43 @@ async function benchLogin(base: string, connections: number): Promise<Row> {
 const percent = (value: number | undefined) => (value ? `${(value * 100).toFixed(1)} %` : '—');
 
 function table(title: string, rows: Row[]): string {
-  const uncached = rows.some((r) => r.uncached);
   const ofPostgres = rows.some((r) => r.ofPostgres !== undefined);
   const lines = [
     `### ${title}`,
     '',
-    `| endpoint | area | req/s | p50 ms | p99 ms | errors | bare req/s | ratio |${uncached ? ' sans cache req/s | sans cache p50 | sans cache p99 |' : ''}${ofPostgres ? ' vs PostgreSQL |' : ''}`,
-    `| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |${uncached ? ' ---: | ---: | ---: |' : ''}${ofPostgres ? ' ---: |' : ''}`,
+    `| endpoint | area | req/s | p50 ms | p99 ms | errors | bare req/s | ratio |${ofPostgres ? ' vs PostgreSQL |' : ''}`,
+    `| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |${ofPostgres ? ' ---: |' : ''}`,
     ...rows.map(
       (r) =>
         `| ${r.name} | ${r.area} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.bareReqPerSec || '—'} | ${percent(r.ratio)} |` +
-        (uncached ? ` ${r.uncached ? `${r.uncached.reqPerSec} | ${r.uncached.p50} | ${r.uncached.p99}` : '— | — | —'} |` : '') +
         (ofPostgres ? ` ${percent(r.ofPostgres)} |` : ''),
     ),
+  ];
+  return lines.join('\n');
+}
+
+const ms = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(2));
+
+/**
+ * The miss path: the read cache off with sessions in memory (what production pays on a first visit, right after a
+ * write, on another instance), the CPU each request cost the server and PostgreSQL, and the same with no cache at all.
+ */
+function uncachedTable(title: string, rows: Row[]): string {
+  const lines = [
+    `### ${title}`,
+    '',
+    '| endpoint | area | sans cache req/s | p50 ms | p99 ms | errors | CPU Node ms/req | CPU PostgreSQL ms/req | sans aucun cache req/s | p50 ms | p99 ms |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows
+      .filter((r) => r.uncached)
+      .map((r) => {
+        const miss = r.uncached!;
+        const none = r.noCache;
+        return (
+          `| ${r.name} | ${r.area} | ${miss.reqPerSec} | ${miss.p50} | ${miss.p99} | ${miss.errors} | ${ms(miss.cpu?.node)} | ${ms(miss.cpu?.postgres)} |` +
+          ` ${none ? `${none.reqPerSec} | ${none.p50} | ${none.p99}` : '— | — | —'} |`
+        );
+      }),
   ];
   return lines.join('\n');
 }
@@ -193,6 +234,9 @@ function uncachedTargets(pgRows: Row[], extras: Extras['json']): string {
     }
     const pgbench = extras.pgbench.find((p) => p.name === r.name);
     if (pgbench?.tps) add('sans cache ≥ 50 % de pgbench', r.name, percent(miss.reqPerSec / pgbench.tps), miss.reqPerSec / pgbench.tps >= 0.5);
+    // What that target means (« the Node process adds at most as much as the database »), measured directly.
+    const cpu = miss.cpu;
+    if (cpu?.postgres) add('CPU Node ≤ CPU PostgreSQL par requête', r.name, `${ms(cpu.node)} ms / ${ms(cpu.postgres)} ms`, cpu.node <= cpu.postgres);
   }
   return lines.join('\n');
 }
@@ -207,6 +251,10 @@ async function ensureSeeded(target: { DATABASE_URL?: string; DATA_DIR: string },
     console.log(`Remplissage (${database.kind}, facteur ${factor})…`);
     await seedScale(database.db, factor === 1 ? FULL_SCALE : scaled(factor), (l) => console.log(l));
   }
+  // The state autovacuum keeps a production database in: visibility map set (index-only scans), GIN pending lists
+  // merged, statistics current. A freshly seeded database has none of these and would measure plans nobody runs.
+  console.log(`vacuum analyze (${database.kind})…`);
+  await database.db.execute(sql`vacuum analyze`);
   await database.close();
 }
 
@@ -226,7 +274,8 @@ async function runPass(
     const rows: Row[] = [];
     for (const endpoint of selectedEndpoints()) {
       console.log(`${label} — ${endpoint.name}…`);
-      rows.push(await benchEndpoint(base, endpoint, endpoint.area === 'admin' ? admin : technicians, connections, options.bare ? port + 1 : null));
+      const sessions = endpoint.area === 'admin' ? admin : technicians;
+      rows.push(await benchEndpoint(base, endpoint, sessions, connections, options.bare ? port + 1 : null, server.pid));
     }
     if (options.login) {
       console.log(`${label} — connexion…`);
@@ -248,7 +297,8 @@ async function main(): Promise<void> {
   await admin.end();
   await ensureSeeded({ DATABASE_URL: baseUrl, DATA_DIR: os.tmpdir() }, 1);
   const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')) }, 32, 3300);
-  // The same reads with the read cache off (docs/decisions/014): what a first visit or a read right after a write costs.
+  // The same reads with the read cache off (docs/decisions/014, 030): what a first visit, a read right after a write or
+  // a read on another instance costs; sessions stay in memory as they do in production (SESSION_CACHE).
   const uncachedRows = await runPass(
     'PostgreSQL sans cache',
     { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), READ_CACHE: 'false' },
@@ -256,9 +306,19 @@ async function main(): Promise<void> {
     3330,
     { bare: false, login: false },
   );
+  // And with no cache at all (SESSION_CACHE=false): every request also reads its session, as earlier runs measured.
+  const noCacheRows = await runPass(
+    'PostgreSQL sans aucun cache',
+    { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), READ_CACHE: 'false', SESSION_CACHE: 'false' },
+    32,
+    3340,
+    { bare: false, login: false },
+  );
+  const figures = (row: Row | undefined) =>
+    row && { reqPerSec: row.reqPerSec, p50: row.p50, p99: row.p99, errors: row.errors, cpu: row.cpu };
   for (const row of pgRows) {
-    const miss = uncachedRows.find((r) => r.name === row.name);
-    if (miss) row.uncached = { reqPerSec: miss.reqPerSec, p50: miss.p50, p99: miss.p99, errors: miss.errors };
+    row.uncached = figures(uncachedRows.find((r) => r.name === row.name));
+    row.noCache = figures(noCacheRows.find((r) => r.name === row.name));
   }
   // pgbench ceiling, plans and first content on the same data (server/bench/extras.ts); the browser step is on in full runs.
   const extras = await runPostgresExtras({
@@ -274,7 +334,9 @@ async function main(): Promise<void> {
 
   if (process.env.BENCH_ONLY) {
     // A partial run (one optimisation at a time) prints its table without touching the published results.
-    console.log(`\n${table('PostgreSQL — run partiel', pgRows)}\n\n${extras.markdown}\n\n${uncachedTargets(pgRows, extras.json)}\n`);
+    console.log(
+      `\n${table('PostgreSQL — run partiel', pgRows)}\n\n${uncachedTable('PostgreSQL — sans cache (run partiel)', pgRows)}\n\n${extras.markdown}\n\n${uncachedTargets(pgRows, extras.json)}\n`,
+    );
     return;
   }
   const embeddedDir = process.env.BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), 'maillon-bench-pglite');
@@ -293,6 +355,8 @@ async function main(): Promise<void> {
     `Autocannon, ${WARMUP_S} s de chauffe puis ${DURATION_S} s ; « bare » = route Fastify nue renvoyant les mêmes octets depuis la mémoire.`,
     '',
     table('PostgreSQL — pleine échelle (100 000 missions, 32 connexions)', pgRows),
+    '',
+    uncachedTable('PostgreSQL — sans cache de lecture (READ_CACHE=false), puis sans aucun cache (SESSION_CACHE=false aussi)', pgRows),
     '',
     extras.markdown,
     '',
