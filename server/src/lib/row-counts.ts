@@ -36,15 +36,36 @@ export const openLotsCountSql = () =>
     Number,
   );
 
-/** The sum of the kept counts matching `where` (conditions on table_name and key). */
+/**
+ * The sum of the kept counts matching `where` (conditions on table_name and key) as a scalar subquery (an int), so a
+ * list reads its total in the statement of its page (one round trip).
+ */
+function countsSql(where: SQL): SQL<number> {
+  return sql<number>`(select coalesce(sum(n), 0)::int from row_counts where ${where})`.mapWith(Number);
+}
+
+/** The sum of the kept counts matching `where`, on its own. */
 async function sumCounts(db: DbOrTx, where: SQL): Promise<number> {
-  const result = await db.execute<{ n: string | number | null }>(sql`select coalesce(sum(n), 0) as n from row_counts where ${where}`);
+  const result = await db.execute<{ n: string | number | null }>(sql`select ${countsSql(where)} as n`);
   return Number(result.rows[0]?.n ?? 0);
+}
+
+/** Every row of a counted table (the total of an unfiltered list), as a scalar subquery. */
+export function allRowsCountSql(table: (typeof COUNTED_TABLES)[number]): SQL<number> {
+  return countsSql(sql`table_name = ${table}`);
 }
 
 /** Every row of a counted table (the total of an unfiltered list), read from the counts. */
 export function countAllRows(db: DbOrTx, table: (typeof COUNTED_TABLES)[number]): Promise<number> {
   return sumCounts(db, sql`table_name = ${table}`);
+}
+
+/**
+ * The rows of a table counted by status (jobs, technicians, invoices, transfers, shipments) with one of `statuses`, as a
+ * scalar subquery.
+ */
+export function statusCountSql(table: 'jobs' | 'technicians' | 'invoices' | 'transfers' | 'shipments', statuses: readonly string[]): SQL<number> {
+  return countsSql(sql`table_name = ${table} and key in (${sql.join(statuses.map((status) => sql`${status}`), sql`, `)})`);
 }
 
 /**
@@ -55,23 +76,52 @@ export function devicesNeedingAttentionKeys(attentionDay: string): SQL {
   return sql`(table_name = 'devices' and (key = 'out' or (key >= '0' and key <= ${attentionDay})))`;
 }
 
+/** Devices needing attention by `attentionDay`, as a scalar subquery. */
+export function devicesNeedingAttentionCountSql(attentionDay: string): SQL<number> {
+  return countsSql(devicesNeedingAttentionKeys(attentionDay));
+}
+
 /** Devices needing attention by `attentionDay`, read from the counts. */
 export function countDevicesNeedingAttention(db: DbOrTx, attentionDay: string): Promise<number> {
   return sumCounts(db, devicesNeedingAttentionKeys(attentionDay));
 }
 
-/** Missions of the admin list by status and place, read from the counts (no count over the table). */
-export function countMissions(db: DbOrTx, filters: { status?: string | undefined; unbatched?: boolean | undefined }): Promise<number> {
-  const conditions = [sql`table_name = 'missions'`];
+export interface MissionCountFilters {
+  status?: string | undefined;
+  unbatched?: boolean | undefined;
+}
+
+function missionKeys(filters: MissionCountFilters): SQL {
+  // The table's name is a parameter: the unfiltered list's statement has no other, and a statement without parameters is
+  // sent unprepared (db/prepared-statements.ts), parsed and planned on every call.
+  const conditions = [sql`table_name = ${'missions'}`];
   if (filters.status) conditions.push(sql`split_part(key, '.', 1) = ${filters.status}`);
   if (filters.unbatched) {
     conditions.push(sql`split_part(key, '.', 2) = 'unsorted'`);
     if (!filters.status) conditions.push(sql`split_part(key, '.', 1) in ('draft', 'active')`);
   }
-  return sumCounts(db, sql.join(conditions, sql` and `));
+  return sql.join(conditions, sql` and `);
+}
+
+/** Missions of the admin list by status and place, as a scalar subquery over the counts. */
+export function missionsCountSql(filters: MissionCountFilters): SQL<number> {
+  return countsSql(missionKeys(filters));
+}
+
+/** Missions of the admin list by status and place, read from the counts (no count over the table). */
+export function countMissions(db: DbOrTx, filters: MissionCountFilters): Promise<number> {
+  return sumCounts(db, missionKeys(filters));
+}
+
+const lotKeys = (status: 'active' | 'completed') =>
+  sql`table_name = 'mission_batches' and split_part(key, '.', 1) = ${status} and key not like '%.system'`;
+
+/** Lots of a status, the system lot left out, as a scalar subquery over the counts. */
+export function lotsCountSql(status: 'active' | 'completed'): SQL<number> {
+  return countsSql(lotKeys(status));
 }
 
 /** Lots of a status, the system lot left out, read from the counts (the admin's Lots and Terminés totals). */
 export function countLots(db: DbOrTx, status: 'active' | 'completed'): Promise<number> {
-  return sumCounts(db, sql`table_name = 'mission_batches' and split_part(key, '.', 1) = ${status} and key not like '%.system'`);
+  return sumCounts(db, lotKeys(status));
 }

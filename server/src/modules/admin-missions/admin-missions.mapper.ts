@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { centsToEuros } from '@maillon/common/format';
 import type { Job } from '@maillon/common/schemas/moderation';
 import type { ApplicationWithTechnician, Mission } from '@maillon/common/schemas/admin-missions';
@@ -69,6 +70,83 @@ export function toMission(row: MissionRow): Mission {
     budget: centsToEuros(budgetCents),
     deadline: deadline ? deadline.toISOString() : null,
     createdAt: createdAt.toISOString(),
+  };
+}
+
+/** A timestamp as JavaScript's toISOString writes it (milliseconds truncated, as the driver's Date), by PostgreSQL. */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * What the admin list shows of a mission (`missions`, its lot `b`) as one JSON array built by PostgreSQL, the fields of
+ * missionColumns in order: a page is one JSON value that JavaScript parses natively, instead of rows whose arrays and
+ * dates the driver parses field by field and Drizzle maps (decision 031). Read back by missionOfTuple.
+ */
+export const missionTupleSql = sql.raw(`json_build_array(missions.id, missions.title, missions.description, missions.location,
+  missions.department, missions.budget_cents, ${isoSql('missions.deadline')}, missions.tags, missions.status, missions.batch_id, b.title,
+  missions.serial_number, missions.client_name, missions.defibrillator_model, missions.visit_type, missions.tel_site,
+  missions.email_site, missions.completion_link, missions.observations, missions.postal_code, missions.city, missions.latitude,
+  missions.longitude, ${isoSql('missions.created_at')})`);
+
+type MissionTuple = [
+  id: string,
+  title: string,
+  description: string | null,
+  location: string | null,
+  department: string | null,
+  budgetCents: number,
+  deadline: string | null,
+  tags: string[],
+  status: string,
+  batchId: string | null,
+  batchTitle: string | null,
+  serialNumber: string | null,
+  clientName: string | null,
+  defibrillatorModel: string | null,
+  visitType: string | null,
+  telSite: string | null,
+  emailSite: string | null,
+  completionLink: string | null,
+  observations: string | null,
+  postalCode: string | null,
+  city: string | null,
+  latitude: number | null,
+  longitude: number | null,
+  createdAt: string,
+];
+
+/** A page as the list's statement answers it: its total and its missions (missionTupleSql). */
+export type MissionPage = { total: number; missions: MissionTuple[] };
+
+/** The same Mission as toMission, from a tuple of missionTupleSql. */
+export function missionOfTuple(tuple: MissionTuple): Mission {
+  const [id, title, description, location, department, budgetCents, deadline, tags, status, batchId, batchTitle, serialNumber,
+    clientName, defibrillatorModel, visitType, telSite, emailSite, completionLink, observations, postalCode, city, latitude, longitude,
+    createdAt] = tuple;
+  return {
+    id,
+    title,
+    description,
+    location,
+    department,
+    tags,
+    batchId,
+    batchTitle,
+    serialNumber,
+    clientName,
+    defibrillatorModel,
+    visitType,
+    telSite,
+    emailSite,
+    completionLink,
+    observations,
+    postalCode,
+    city,
+    latitude,
+    longitude,
+    status: status as Mission['status'],
+    budget: centsToEuros(budgetCents),
+    deadline,
+    createdAt,
   };
 }
 

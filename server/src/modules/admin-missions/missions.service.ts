@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { eurosToCents } from '@maillon/common/format';
 import type { MissionStatus } from '@maillon/common/enums';
 import { VISIT_TYPES_MISSION_EDIT } from '@maillon/common/reference-lists';
@@ -7,29 +7,32 @@ import type { Db, DbOrTx } from '../../db/client';
 import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
+import { windowTotal } from '../../lib/pagination';
 import { linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry, siteIsApproximate, siteLatitude, siteLongitude } from '../../lib/positions';
-import { countMissions } from '../../lib/row-counts';
+import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
-import { missionColumns, toMission } from './admin-missions.mapper';
+import { missionColumns, missionOfTuple, missionTupleSql, toMission, type MissionPage } from './admin-missions.mapper';
+import { substringMatchSql } from './substring-search';
 
 const MISSION_NOT_FOUND = 'Mission introuvable';
 const LOT_NOT_FOUND = 'Lot introuvable';
 const COMPLETED_LOT = 'Impossible de modifier les missions d’un lot terminé';
 
-/** The spec's search fields (02 §2) plus the client name, case-insensitive. */
 /**
- * Case-insensitive search over the mission's text fields. The expression is exactly the one of the trigram index
- * `missions_search_trgm_idx` (migration 0003), so the search uses the index instead of reading every mission.
+ * The searched text of a mission: exactly the expression of the trigram index `missions_search_trgm_idx` (migration
+ * 0003), so the search uses the index instead of reading every mission. The spec's search fields (02 §2) plus the client
+ * name.
  */
+const missionSearchText = sql`lower(
+  coalesce(${missions.title}, '') || ' ' || coalesce(${missions.description}, '') || ' ' || coalesce(${missions.location}, '') || ' ' ||
+  coalesce(${missions.department}, '') || ' ' || coalesce(${missions.serialNumber}, '') || ' ' || coalesce(${missions.defibrillatorModel}, '') || ' ' ||
+  coalesce(${missions.visitType}, '') || ' ' || coalesce(${missions.observations}, '') || ' ' || coalesce(${missions.clientName}, '')
+)`;
+
+/** Case-insensitive substring search over the mission's text fields, through the trigram index (substring-search.ts). */
 export function missionSearchFilter(search: string): SQL {
-  const pattern = likePattern(search.toLowerCase());
-  return sql`lower(
-    coalesce(${missions.title}, '') || ' ' || coalesce(${missions.description}, '') || ' ' || coalesce(${missions.location}, '') || ' ' ||
-    coalesce(${missions.department}, '') || ' ' || coalesce(${missions.serialNumber}, '') || ' ' || coalesce(${missions.defibrillatorModel}, '') || ' ' ||
-    coalesce(${missions.visitType}, '') || ' ' || coalesce(${missions.observations}, '') || ' ' || coalesce(${missions.clientName}, '')
-  ) like ${pattern}`;
+  return substringMatchSql(missionSearchText, search);
 }
 
 export interface MissionListFilters {
@@ -42,37 +45,47 @@ export interface MissionListFilters {
   offset: number;
 }
 
+/**
+ * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
+ * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
+ * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
+ */
+function pageSql(limit: number, offset: number): SQL {
+  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
+  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
+}
+
+const MISSION_ORDER = sql.raw('missions.created_at desc, missions.id desc');
+
+/**
+ * The admin list: one statement answers the page (one JSON value, missionTupleSql) and its total. Without a search the
+ * page walks an index in the (created_at, id) order and stops after `limit` rows; the total is read from the counts the
+ * database keeps (decision 027), or counted over missions_batch_idx within a lot. A search finds its missions once
+ * (trigram index), for the total and the page.
+ */
 export async function listMissions(db: Db, filters: MissionListFilters): Promise<{ items: Mission[]; total: number }> {
   const where: SQL[] = [];
   if (filters.search) where.push(missionSearchFilter(filters.search));
-  if (filters.batchId) where.push(eq(missions.batchId, filters.batchId));
+  if (filters.batchId) where.push(sql`${missions.batchId} = ${filters.batchId}`);
   if (filters.unbatched) {
-    where.push(isNull(missions.batchId));
-    if (!filters.status) where.push(inArray(missions.status, ['draft', 'active']));
+    where.push(sql`${missions.batchId} is null`);
+    if (!filters.status) where.push(sql`${missions.status} in ('draft', 'active')`);
   }
-  if (filters.status) where.push(eq(missions.status, filters.status));
-  const condition = where.length ? and(...where) : undefined;
-  // Without a search or a lot, the total is read from the row counts the database keeps (decision 027); within a lot it
-  // is a count over missions_batch_idx.
-  const countAll = async () =>
-    filters.search || filters.batchId
-      ? Number((await db.select({ n: count() }).from(missions).where(condition))[0]?.n ?? 0)
-      : countMissions(db, filters);
-  // A text search reads every matching mission anyway: one pass gives the page and the total (count over ()) — it halves
-  // a search on the embedded database, where it is a scan. Without a search the page walks the (created_at, id) order
-  // and stops after `limit` rows, so the total is its own pass beside it.
-  const withTotal = Boolean(filters.search);
-  const pageQuery = db
-    .select({ ...missionColumns, total: withTotal ? windowTotal() : sql<number>`0` })
-    .from(missions)
-    .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
-    .where(condition)
-    .orderBy(desc(missions.createdAt), desc(missions.id))
-    .limit(filters.limit)
-    .offset(filters.offset);
-  const [rows, counted] = await Promise.all([pageQuery, withTotal ? null : countAll()]);
-  const items = rows.map(({ total: _total, ...row }) => toMission(row));
-  return { items, total: counted ?? (await pageTotal(rows, filters.offset, countAll)) };
+  if (filters.status) where.push(sql`${missions.status} = ${filters.status}`);
+  const condition = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const page = pageSql(filters.limit, filters.offset);
+  const pageJson = (from: SQL) =>
+    sql`coalesce((select json_agg(${missionTupleSql} order by ${MISSION_ORDER}) from ${from} left join mission_batches b on b.id = missions.batch_id), '[]')`;
+  const result = filters.search
+    ? await db.execute<MissionPage>(sql`
+        with found as materialized (select id, created_at from missions ${condition})
+        select (select count(*)::int from found) as total,
+          ${pageJson(sql`(select id from found order by created_at desc, id desc ${page}) p join missions on missions.id = p.id`)} as missions`)
+    : await db.execute<MissionPage>(sql`
+        select ${filters.batchId ? sql`(select count(*)::int from missions ${condition})` : missionsCountSql(filters)} as total,
+          ${pageJson(sql`(select * from missions ${condition} order by ${MISSION_ORDER} ${page}) missions`)} as missions`);
+  const row = result.rows[0]!;
+  return { items: row.missions.map(missionOfTuple), total: Number(row.total) };
 }
 
 export async function getMission(db: DbOrTx, missionId: string): Promise<Mission> {

@@ -1,0 +1,32 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { likePattern } from '../../lib/pagination';
+
+/**
+ * The part of a lowercased search given to a trigram index: its longest run of letters and digits that holds a digit and
+ * at least three characters (a trigram), or null to give the index the whole search.
+ *
+ * A GIN trigram scan costs with the most frequent trigrams of its pattern: for « site 1234 » it reads the trigrams of
+ * « site », present in every mission, and ANDs them with the few rows of « 1234 » (12 ms at 100 000 missions, against
+ * 0.5 ms for « 1234 » alone). The digits are what an administrator types to find one row (a site or serial number, a
+ * postal code); words alone keep the whole search, whose intersection is then the cheaper plan.
+ */
+export function indexedFragment(needle: string): string | null {
+  let best: string | null = null;
+  for (const run of needle.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (run.length >= 3 && /\p{N}/u.test(run) && (!best || run.length >= best.length)) best = run;
+  }
+  return best;
+}
+
+/**
+ * `text` (a lowercased expression with a gin_trgm_ops index) contains `search`, case-insensitively: exactly
+ * `text like '%search%'`. The index is given the fragment of indexedFragment, and the whole search is checked on the rows
+ * it finds (strpos: a plain substring test, which the index does not take): the fragment is part of the search, so every
+ * row holding the search holds the fragment, and the result is the same rows.
+ */
+export function substringMatchSql(text: SQL, search: string): SQL {
+  const needle = search.toLowerCase();
+  const fragment = indexedFragment(needle);
+  if (!fragment || fragment === needle) return sql`${text} like ${likePattern(needle)}`;
+  return sql`(${text} like ${likePattern(fragment)} and strpos(${text}, ${needle}) > 0)`;
+}
