@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { centsToEuros, eurosToCents } from '@maillon/common/format';
 import {
   lotDeadlineToDate,
@@ -13,7 +13,7 @@ import { applications, missionBatches, missions, technicians } from '../../db/sc
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { likePattern } from '../../lib/pagination';
-import { countLots } from '../../lib/row-counts';
+import { lotsCountSql } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 
 const LOT_NOT_FOUND = 'Lot introuvable';
@@ -118,33 +118,102 @@ function batchSearchFilter(search: string): SQL {
   )!;
 }
 
+/** A timestamp as JavaScript's toISOString writes it (milliseconds truncated, as the driver's Date), by PostgreSQL. */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * One page of lots: the page's ids first (index `mission_batches_status_created_idx`, no join), then the columns and
- * figures of those 20 lots only — instead of joining every lot with its recruit before sorting (docs/decisions/012).
+ * What the admin cards show of a lot `b` with its recruit `t`, as one JSON array built by PostgreSQL (read back by
+ * adminBatchOfTuple): the number of applications is the one the lot keeps (migration 0017); the pending ones and the
+ * shipments are read on their indexes (applications_batch_idx, shipments_batch_idx).
  */
+const batchTupleSql = sql.raw(`json_build_array(b.id, b.title, b.description, b.price_cents, b.departments, b.tags, ${isoSql('b.deadline')},
+  b.visibility, b.status, b.is_system, b.defibrillators_sum, b.defibrillators_done, b.amount_per_defib_cents, ${isoSql('b.created_at')},
+  b.application_count, (select count(*)::int from applications a where a.batch_id = b.id and a.status in ('En attente', 'pending')),
+  exists (select 1 from shipments s where s.batch_id = b.id), t.id, t.first_name, t.last_name, t.company_name)`);
+
+type BatchTuple = [
+  id: string,
+  title: string,
+  description: string | null,
+  priceCents: number,
+  departments: string[],
+  tags: string[],
+  deadline: string | null,
+  visibility: string,
+  status: string,
+  isSystem: boolean,
+  defibrillatorsSum: number,
+  defibrillatorsDone: number,
+  amountPerDefibCents: number,
+  createdAt: string,
+  applicationCount: number,
+  pendingApplicationCount: number,
+  hasShipments: boolean,
+  recruitedTechnicianId: string | null,
+  recruitedFirstName: string | null,
+  recruitedLastName: string | null,
+  recruitedCompanyName: string | null,
+];
+
+/** The same AdminBatch as toAdminBatch, from a tuple of batchTupleSql. */
+function adminBatchOfTuple(tuple: BatchTuple): AdminBatch {
+  const [id, title, description, priceCents, departments, tags, deadline, visibility, status, isSystem, defibrillatorsSum,
+    defibrillatorsDone, amountPerDefibCents, createdAt, applicationCount, pendingApplicationCount, hasShipments, recruitedId, firstName,
+    lastName, companyName] = tuple;
+  return {
+    id,
+    title,
+    description,
+    price: centsToEuros(priceCents),
+    departments,
+    tags,
+    deadline,
+    visibility: visibility as AdminBatch['visibility'],
+    status: status as AdminBatch['status'],
+    isSystem,
+    defibrillatorsSum,
+    defibrillatorsDone,
+    amountPerDefib: centsToEuros(amountPerDefibCents),
+    applicationCount,
+    pendingApplicationCount,
+    recruitedTechnician: recruitedId ? { id: recruitedId, firstName: firstName ?? '', lastName: lastName ?? '', companyName } : null,
+    hasShipments,
+    createdAt,
+  };
+}
+
 /**
- * A page of lots, newest first (mission_batches_status_created_idx), and its total: without a search, the count the
- * database keeps (row_counts, decision 027) instead of a count over the lots.
+ * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
+ * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
+ * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
+ */
+function pageSql(limit: number, offset: number): SQL {
+  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
+  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
+}
+
+/**
+ * A page of lots of one status (the system lot left out), newest first, and its total, in one statement: the page walks
+ * mission_batches_status_created_idx (status and `not is_system` written as literals, so a generic plan still matches
+ * the partial index) and comes back as one JSON value (batchTupleSql); the total is the count the database keeps
+ * (row_counts, decision 027) without a search, else a count of the search.
  */
 async function listBatchesWhere(
   db: Db,
-  where: SQL,
-  { limit, offset, countedStatus }: { limit: number; offset: number; countedStatus: 'active' | 'completed' | null },
-) {
-  const order = [desc(missionBatches.createdAt), desc(missionBatches.id)];
-  const [page, total] = await Promise.all([
-    db.select({ id: missionBatches.id }).from(missionBatches).where(where).orderBy(...order).limit(limit).offset(offset),
-    countedStatus
-      ? countLots(db, countedStatus)
-      : db
-          .select({ n: count() })
-          .from(missionBatches)
-          .where(where)
-          .then(([row]) => Number(row?.n ?? 0)),
-  ]);
-  const ids = page.map((p) => p.id);
-  const rows = ids.length ? await selectBatches(db).where(inArray(missionBatches.id, ids)).orderBy(...order) : [];
-  return { items: rows.map(toAdminBatch), total };
+  { status, search, limit, offset }: { status: 'active' | 'completed'; search?: string | undefined; limit: number; offset: number },
+): Promise<{ items: AdminBatch[]; total: number }> {
+  const where = sql.join(
+    [sql.raw(`${status === 'active' ? "status = 'active'" : "status = 'completed'"} and not is_system`), ...(search ? [batchSearchFilter(search)] : [])],
+    sql` and `,
+  );
+  const result = await db.execute<{ total: number; lots: BatchTuple[] }>(sql`
+    select ${search ? sql`(select count(*)::int from mission_batches where ${where})` : lotsCountSql(status)} as total,
+      coalesce((select json_agg(${batchTupleSql} order by b.created_at desc, b.id desc)
+        from (select * from mission_batches where ${where} order by created_at desc, id desc ${pageSql(limit, offset)}) b
+        left join applications r on r.batch_id = b.id and r.status in ('Recruté', 'Terminé')
+        left join technicians t on t.id = r.technician_id), '[]') as lots`);
+  const row = result.rows[0]!;
+  return { items: row.lots.map(adminBatchOfTuple), total: Number(row.total) };
 }
 
 /** Active lots (not the system lot), newest first. */
@@ -152,9 +221,7 @@ export async function listActiveBatches(
   db: Db,
   { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
 ): Promise<{ items: AdminBatch[]; total: number }> {
-  const filters: SQL[] = [eq(missionBatches.status, 'active'), eq(missionBatches.isSystem, false)];
-  if (search) filters.push(batchSearchFilter(search));
-  return listBatchesWhere(db, and(...filters)!, { limit, offset, countedStatus: search ? null : 'active' });
+  return listBatchesWhere(db, { status: 'active', search, limit, offset });
 }
 
 /** Completed lots with their missions and recruited technician (the Terminés sub-tab). */
@@ -162,9 +229,7 @@ export async function listCompletedBatches(
   db: Db,
   { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
 ): Promise<{ items: CompletedBatch[]; total: number }> {
-  const filters: SQL[] = [eq(missionBatches.status, 'completed'), eq(missionBatches.isSystem, false)];
-  if (search) filters.push(batchSearchFilter(search));
-  const { items, total } = await listBatchesWhere(db, and(...filters)!, { limit, offset, countedStatus: search ? null : 'completed' });
+  const { items, total } = await listBatchesWhere(db, { status: 'completed', search, limit, offset });
   if (items.length === 0) return { items: [], total };
   const rows = await db
     .select({

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { applications, missionBatches, missions, shipments } from '../../db/schema';
+import { rowsOf } from '../../lib/change-feed/triggers';
+import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { ensureSystemLot } from '../lifecycle/lifecycle.service';
+import { getBatch } from './admin-lots.service';
+
+let ctx: TestContext;
+let admin: ReturnType<typeof as>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const ids = (body: { id: string }[]) => body.map((b) => b.id);
+
+async function expectedIds(status: 'active' | 'completed', where = sql`true`): Promise<string[]> {
+  const rows = rowsOf<{ id: string }>(
+    await ctx.db.execute(sql`select id from mission_batches where status = ${status} and not is_system and ${where} order by created_at desc, id desc`),
+  );
+  return rows.map((r) => r.id);
+}
+
+describe('GET /api/mission-batches: the page built by PostgreSQL (decision 031)', () => {
+  it('answers each lot as the single-lot read does, in order, with the total of the table', async () => {
+    await ensureSystemLot(ctx.db);
+    const technicians = await Promise.all([0, 1, 2].map(() => createTechnician(ctx.db).then((t) => t.technician)));
+    const lots = await ctx.db
+      .insert(missionBatches)
+      .values([
+        {
+          title: 'Lot « complet » \\ "x"',
+          description: 'Ligne 1\nLigne 2 😀',
+          priceCents: 100_050,
+          departments: ['69', '2A'],
+          tags: ['Maintenance préventive', 'a,b'],
+          deadline: new Date('2027-03-01T18:00:00.000Z'),
+          visibility: 'visible',
+          createdAt: sql`'2026-02-03 04:05:06.789999+00'::timestamptz` as unknown as Date,
+        },
+        { title: 'Lot vide', description: null, createdAt: new Date('2026-02-01T00:00:00.000Z') },
+        { title: 'Même instant 1', createdAt: new Date('2026-01-01T00:00:00.000Z') },
+        { title: 'Même instant 2', createdAt: new Date('2026-01-01T00:00:00.000Z') },
+        { title: 'Lot terminé', status: 'completed', createdAt: new Date('2026-01-05T00:00:00.000Z') },
+      ])
+      .returning({ id: missionBatches.id });
+    const [full, , same1, , done] = lots.map((l) => l.id);
+    await ctx.db.insert(missions).values([
+      { title: 'M1', batchId: full!, status: 'active' },
+      { title: 'M2', batchId: done!, status: 'completed', serialNumber: 'SN-T' },
+    ]);
+    await ctx.db.insert(applications).values([
+      { batchId: full!, technicianId: technicians[0]!.id, status: 'Recruté' },
+      { batchId: full!, technicianId: technicians[1]!.id, status: 'En attente' },
+      { batchId: full!, technicianId: technicians[2]!.id, status: 'Refusé' },
+      { batchId: same1!, technicianId: technicians[1]!.id, status: 'En attente' },
+      { batchId: done!, technicianId: technicians[2]!.id, status: 'Terminé' },
+    ]);
+    await ctx.db.insert(shipments).values([{ batchId: full!, technicianId: technicians[0]!.id }]);
+
+    const response = await admin({ method: 'GET', url: '/api/mission-batches?limit=100' });
+    expect(response.statusCode).toBe(200);
+    const order = await expectedIds('active');
+    expect(ids(response.json())).toEqual(order);
+    expect(response.json()).toEqual(await Promise.all(order.map((id) => getBatch(ctx.db, id))));
+    expect(response.headers['x-total-count']).toBe(String(order.length));
+    expect(response.json()[0]).toMatchObject({
+      createdAt: '2026-02-03T04:05:06.789Z',
+      applicationCount: 3,
+      pendingApplicationCount: 1,
+      hasShipments: true,
+      recruitedTechnician: { id: technicians[0]!.id },
+    });
+
+    const completed = await admin({ method: 'GET', url: '/api/mission-batches/completed?limit=100' });
+    const completedOrder = await expectedIds('completed');
+    expect(ids(completed.json())).toEqual(completedOrder);
+    expect(completed.json().map(({ missions: _missions, ...lot }: { missions: unknown }) => lot)).toEqual(
+      await Promise.all(completedOrder.map((id) => getBatch(ctx.db, id))),
+    );
+    expect(completed.json()[0].missions).toEqual([expect.objectContaining({ title: 'M2', serialNumber: 'SN-T' })]);
+
+    // Pages, a search (over the lot and its missions), a page past the end: the lots of the query, its count as total.
+    const searched = sql`(title ilike '%lot%' or exists (select 1 from missions m where m.batch_id = mission_batches.id and m.title ilike '%lot%'))`;
+    const cases: [string, string[]][] = [
+      ['', order],
+      ['search=lot', await expectedIds('active', searched)],
+      ['search=M1', [full!]],
+    ];
+    for (const [query, all] of cases) {
+      for (const [limit, offset] of [[1, 0], [2, 1], [2, 3], [2, 50]] as const) {
+        const page = await admin({ method: 'GET', url: `/api/mission-batches?${query}&limit=${limit}&offset=${offset}` });
+        expect(ids(page.json()), `${query} ${limit} ${offset}`).toEqual(all.slice(offset, offset + limit));
+        expect(page.headers['x-total-count'], `${query} ${limit} ${offset}`).toBe(String(all.length));
+      }
+    }
+
+    // The kept number of applications follows a change of status and a deletion.
+    await ctx.db.update(applications).set({ status: 'Refusé' }).where(eq(applications.batchId, same1!));
+    await ctx.db.delete(applications).where(eq(applications.technicianId, technicians[2]!.id));
+    const after = await admin({ method: 'GET', url: '/api/mission-batches?limit=100' });
+    expect(after.json()).toEqual(await Promise.all(order.map((id) => getBatch(ctx.db, id))));
+  });
+});
