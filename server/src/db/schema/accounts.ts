@@ -54,7 +54,9 @@ export const technicians = pgTable(
   (t) => [
     check('technicians_status_check', sql.raw(`status in (${sqlList(TECHNICIAN_STATUSES)})`)),
     check('technicians_departments_check', sql`cardinality(${t.departments}) <= 3`),
-    index('technicians_status_idx').on(t.status, t.createdAt),
+    // A sub-tab's page in the admin's order (newest first, then id; decision 031) walks the index and stops after the page;
+    // moderation's oldest first reads it backwards. NULLS FIRST is what `order by created_at desc` means.
+    index('technicians_status_created_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id),
     index('technicians_departments_idx').using('gin', t.departments),
     index('technicians_email_idx').on(t.email),
   ],
