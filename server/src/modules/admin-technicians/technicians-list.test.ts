@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { technicians } from '../../db/schema';
+import { rowsOf } from '../../lib/change-feed/triggers';
+import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { toTechnician } from '../technicians/technicians.mapper';
+
+let ctx: TestContext;
+let admin: ReturnType<typeof as>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const ids = (body: { id: string }[]) => body.map((t) => t.id);
+
+describe('GET /api/technicians: the page built by PostgreSQL (decision 031)', () => {
+  it('answers each technician as toTechnician does, in each sub-tab order, with the total of the table', async () => {
+    const at = (iso: string) => sql`${iso}::timestamptz` as unknown as Date;
+    const made = [
+      { firstName: 'Zoé', lastName: 'Ærø "x" \\ y', status: 'pending', iban: 'FR76 3000\u00a01000 0112 3456 7890 189', createdAt: at('2026-03-01 10:00:00.123999+00') },
+      { firstName: 'Yann', lastName: 'Même', status: 'pending', iban: null, createdAt: at('2026-03-01 10:00:00+00') },
+      { firstName: 'Xavier', lastName: 'Même', status: 'pending', createdAt: at('2026-03-01 10:00:00+00') },
+      { firstName: 'Wanda', lastName: 'Active', status: 'active', departments: ['2A', '59', '75'], companyName: 'Secours', siret: '123', createdAt: at('2026-02-01 00:00:00+00') },
+      { firstName: 'Victor', lastName: 'Active', status: 'active', identityDocumentFileId: null, totalEarningsCents: 123_456, completedMissions: 7, createdAt: at('2026-02-01 00:00:00+00') },
+      { firstName: 'Ugo', lastName: 'Inactif', status: 'inactive', createdAt: at('2026-01-01 00:00:00+00') },
+      { firstName: 'Théa', lastName: 'Refusée', status: 'rejected', createdAt: at('2026-01-02 00:00:00+00') },
+    ];
+    for (const values of made) await createTechnician(ctx.db, values);
+
+    const expected = async (where: ReturnType<typeof sql>, order: 'asc' | 'desc') => {
+      const rows = rowsOf<{ id: string }>(
+        await ctx.db.execute(sql`select id from technicians where ${where} order by created_at ${sql.raw(order)}, id asc`),
+      );
+      return rows.map((r) => r.id);
+    };
+    const all = await ctx.db.select().from(technicians);
+    const view = new Map(all.map((row) => [row.id, toTechnician(row)]));
+
+    const cases: [string, ReturnType<typeof sql>, 'asc' | 'desc'][] = [
+      ['status=pending', sql`status = 'pending'`, 'asc'],
+      ['status=active', sql`status = 'active'`, 'desc'],
+      ['status=inactive', sql`status in ('inactive', 'rejected')`, 'desc'],
+      ['', sql`true`, 'desc'],
+      ['status=active&department=59', sql`status = 'active' and '59' = any(departments)`, 'desc'],
+      ['status=pending&search=m%C3%AAme', sql`status = 'pending' and last_name = 'Même'`, 'asc'],
+    ];
+    for (const [query, where, order] of cases) {
+      const order0 = await expected(where, order);
+      const full = await admin({ method: 'GET', url: `/api/technicians?${query}&limit=100` });
+      expect(full.statusCode, query).toBe(200);
+      expect(full.json(), query).toEqual(order0.map((id) => view.get(id)));
+      expect(full.headers['x-total-count'], query).toBe(String(order0.length));
+      for (const [limit, offset] of [[1, 0], [2, 1], [2, 40]] as const) {
+        const page = await admin({ method: 'GET', url: `/api/technicians?${query}&limit=${limit}&offset=${offset}` });
+        expect(ids(page.json()), `${query} ${limit} ${offset}`).toEqual(order0.slice(offset, offset + limit));
+        expect(page.headers['x-total-count'], `${query} ${limit} ${offset}`).toBe(String(order0.length));
+      }
+    }
+    const zoe = (await admin({ method: 'GET', url: '/api/technicians?status=pending&limit=1&offset=2' })).json()[0];
+    expect(zoe).toMatchObject({ firstName: 'Zoé', ibanLast4: '0189', createdAt: '2026-03-01T10:00:00.123Z' });
+  });
+});
