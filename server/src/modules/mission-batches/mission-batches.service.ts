@@ -126,8 +126,8 @@ function lotsWithinRadiusSql(filter: LotSearch, home: GeoPoint, radius: number):
     group by batch_id`;
 }
 
-/** A timestamp as JavaScript's toISOString writes it, by PostgreSQL (the lists' JSON carries it as it is answered). */
-const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A timestamp as milliseconds since 1970 (JavaScript's Date from it writes the same ISO text as from the row). */
+const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
 /**
  * What a list shows of a lot `b`, with the figures it keeps (docs/decisions/030), as one JSON array built by PostgreSQL
@@ -137,8 +137,8 @@ const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-
  */
 function lotJsonSql(technicianId: string | null): SQL {
   const applied = technicianId ? sql`exists (select 1 from applications a where a.batch_id = b.id and a.technician_id = ${technicianId})` : sql`false`;
-  return sql`json_build_array(${sql.raw(`b.id, b.title, b.description, b.price_cents, b.departments, b.tags, ${isoSql('b.deadline')},
-    ${isoSql('b.created_at')}, b.geo_site_count, b.geo_approximate_count, b.geo_lat, b.geo_lon, b.geo_site_lats, b.geo_site_lons,
+  return sql`json_build_array(${sql.raw(`b.id, b.title, b.description, b.price_cents, b.departments, b.tags, ${epochMsSql('b.deadline')},
+    ${epochMsSql('b.created_at')}, b.geo_site_count, b.geo_approximate_count, b.geo_lat, b.geo_lon, b.geo_site_lats, b.geo_site_lons,
     b.mission_count, b.mission_models, b.mission_departments, b.application_count, b.has_recruit, `)}${applied})`;
 }
 
@@ -258,8 +258,8 @@ type LotTuple = [
   priceCents: number,
   departments: string[],
   tags: string[],
-  deadline: string | null,
-  createdAt: string,
+  deadline: number | null,
+  createdAt: number,
   siteCount: number,
   approximateCount: number,
   geoLat: number | null,
@@ -285,14 +285,14 @@ function toAvailableLot(lot: LotTuple, home: GeoPoint | null): AvailableLot {
     price: centsToEuros(priceCents),
     departments,
     tags,
-    deadline,
+    deadline: deadline === null ? null : new Date(deadline).toISOString(),
     defibrillatorCount: devices,
     candidateCount: candidates,
     models: sortedModels(models),
     missionDepartments,
     hasApplied: applied,
     isAssigned: assigned,
-    createdAt,
+    createdAt: new Date(createdAt).toISOString(),
     distance: trip?.nearest ?? null,
     roundTrip: trip?.roundTrip ?? null,
     position: siteCount > 0 && geoLat !== null && geoLon !== null ? { lat: geoLat, lon: geoLon, approximate: approximateCount >= siteCount } : null,
