@@ -4,7 +4,7 @@ import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
 import { likePattern } from '../../lib/pagination';
-import { countAllRows } from '../../lib/row-counts';
+import { allRowsCountSql } from '../../lib/row-counts';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
 
@@ -208,28 +208,113 @@ export async function findAdminInvoiceRow(tx: DbOrTx, invoiceId: string) {
   return row ?? null;
 }
 
+/** A timestamp as JavaScript's toISOString writes it (milliseconds truncated, as the driver's Date), by PostgreSQL. */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A row whose timestamps may be Date (query builder) or ISO text already (a JSON page): the mappers take both. */
+export type WithIsoText<T> = { [K in keyof T]: Date extends T[K] ? T[K] | string : T[K] };
+
+/**
+ * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
+ * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
+ * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
+ */
+function pageSql(limit: number, offset: number): SQL {
+  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
+  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
+}
+
+/**
+ * An admin invoice card of the page `i` as one JSON array built by PostgreSQL (adminInvoicePageRowOfTuple): the invoice
+ * and its technician, its latest transfer `tr` and latest submitted file `f` (lateral reads on transfers_invoice_idx and
+ * invoices_files_invoice_idx), and the open payout batch of a waiting transfer.
+ */
+const adminInvoiceTupleSql = sql.raw(`json_build_array(i.id, i.technician_id, i.batch_id, i.status, i.mission_title, i.description,
+  i.reference, i.progression, i.invoice_number, i.initial_amount_cents, i.amount_cents, i.validated_amount_cents, i.batch_price_cents,
+  ${isoSql('i.invoice_date')}, ${isoSql('i.due_date')}, ${isoSql('i.paid_date')}, ${isoSql('i.created_at')}, i.first_name, i.last_name,
+  i.company_name, tr.id, tr.invoice_id, tr.batch_id, tr.technician_id, tr.status, tr.invoice_ref, tr.transfer_ref, tr.bank_account_last4,
+  tr.amount_cents, ${isoSql('tr.transfer_date')}, ${isoSql('tr.created_at')}, f.file_id, f.original_name, f.e_invoice_format, f.e_invoice,
+  case when tr.status = 'Enregistré' then (
+    select pb.reference from payout_batch_lines l join payout_batches pb on pb.id = l.batch_id
+    where l.transfer_id = tr.id and l.status = 'À payer' and pb.status = 'Préparé' limit 1) end)`);
+
+type AdminInvoiceTuple = [
+  ...invoice: [string, string, string | null, string, string | null, string | null, string, string, string | null, number, number, number, number],
+  ...dates: [string | null, string | null, string | null, string],
+  ...technician: [string, string, string | null],
+  ...transfer: [string | null, string | null, string | null, string | null, string | null, string | null, string | null, string | null, number | null, string | null, string | null],
+  ...file: [string | null, string | null, string | null, StoredEInvoice | null],
+  payoutBatchReference: string | null,
+];
+
+export interface AdminInvoicePageRow {
+  invoice: WithIsoText<InvoiceRow> & { technicianFirstName: string; technicianLastName: string; companyName: string | null };
+  latestTransfer: WithIsoText<TransferRow> | null;
+  latestFile: { fileId: string; fileName: string; eInvoiceFormat: string; eInvoice: StoredEInvoice | null } | null;
+  payoutBatchReference: string | null;
+}
+
+function adminInvoicePageRowOfTuple(tuple: AdminInvoiceTuple): AdminInvoicePageRow {
+  const [id, technicianId, batchId, status, missionTitle, description, reference, progression, invoiceNumber, initialAmountCents,
+    amountCents, validatedAmountCents, batchPriceCents, invoiceDate, dueDate, paidDate, createdAt, technicianFirstName,
+    technicianLastName, companyName, transferId, transferInvoiceId, transferBatchId, transferTechnicianId, transferStatus, invoiceRef,
+    transferRef, bankAccountLast4, transferAmountCents, transferDate, transferCreatedAt, fileId, fileName, eInvoiceFormat, eInvoice,
+    payoutBatchReference] = tuple;
+  return {
+    invoice: {
+      id, technicianId, batchId, status, missionTitle, description, reference, progression, invoiceNumber, initialAmountCents, amountCents,
+      validatedAmountCents, batchPriceCents, invoiceDate, dueDate, paidDate, createdAt, technicianFirstName, technicianLastName,
+      companyName,
+    },
+    latestTransfer: transferId
+      ? {
+          id: transferId,
+          invoiceId: transferInvoiceId,
+          batchId: transferBatchId,
+          technicianId: transferTechnicianId!,
+          status: transferStatus!,
+          invoiceRef: invoiceRef!,
+          transferRef,
+          bankAccountLast4,
+          amountCents: transferAmountCents!,
+          transferDate,
+          createdAt: transferCreatedAt!,
+        }
+      : null,
+    latestFile: fileId ? { fileId, fileName: fileName!, eInvoiceFormat: eInvoiceFormat!, eInvoice } : null,
+    payoutBatchReference,
+  };
+}
+
+/**
+ * The admin's invoice page, in one statement: the page (newest first, walking invoices_created_idx) with what each card
+ * shows as one JSON value, and the total: the count the database keeps without a filter (decision 027; every invoice has
+ * its technician, so the join drops none), else a count.
+ */
 export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters, page: { limit: number; offset: number }) {
   const where = adminInvoiceWhere(filters);
-  const [rows, total] = await Promise.all([
-    tx
-      .select(adminInvoiceColumns)
-      .from(invoices)
-      .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
-      .where(where)
-      .orderBy(desc(invoices.createdAt), desc(invoices.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    // Unfiltered: the count the database keeps (decision 027; every invoice has its technician, so the join drops none).
-    where
-      ? tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(invoices)
-          .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
-          .where(where)
-          .then(([row]) => Number(row?.n ?? 0))
-      : countAllRows(tx, 'invoices'),
-  ]);
-  return { rows, total };
+  const condition = where ? sql`where ${where}` : sql``;
+  const total = where
+    ? sql`(select count(*)::int from invoices inner join technicians on technicians.id = invoices.technician_id ${condition})`
+    : allRowsCountSql('invoices');
+  const result = await tx.execute<{ total: number; invoices: AdminInvoiceTuple[] }>(sql`
+    select ${total} as total,
+      coalesce((select json_agg(${adminInvoiceTupleSql} order by i.created_at desc, i.id desc)
+        from (
+          select invoices.*, technicians.first_name, technicians.last_name, technicians.company_name
+          from invoices inner join technicians on technicians.id = invoices.technician_id ${condition}
+          order by invoices.created_at desc, invoices.id desc ${pageSql(page.limit, page.offset)}
+        ) i
+        left join lateral (
+          select * from transfers t where t.invoice_id = i.id order by t.created_at desc, t.id desc limit 1
+        ) tr on true
+        left join lateral (
+          select fi.file_id, sf.original_name, fi.e_invoice_format, fi.e_invoice
+          from invoices_files fi inner join stored_files sf on sf.id = fi.file_id
+          where fi.invoice_id = i.id order by fi.created_at desc, fi.id desc limit 1
+        ) f on true), '[]') as invoices`);
+  const row = result.rows[0]!;
+  return { rows: row.invoices.map(adminInvoicePageRowOfTuple), total: Number(row.total) };
 }
 
 /** Rows of the CSV export: the filtered invoices, newest first, bounded. */

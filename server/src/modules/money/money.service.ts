@@ -32,7 +32,7 @@ import { checkEInvoice, checkPlainPdf, failureMessage, numberKey, parisDay, toEI
 import { PdfReadError, readEInvoice, type EInvoiceReadResult } from './e-invoice';
 import { buildFiscalReceiptPdf } from './fiscal-receipt';
 import * as repo from './money.repository';
-import type { InvoiceRow, TransferRow } from './money.repository';
+import type { InvoiceRow, TransferRow, WithIsoText } from './money.repository';
 
 /**
  * The money part of the lifecycle (decisions.md §4), after the lifecycle service has brought an invoice to
@@ -43,9 +43,11 @@ import type { InvoiceRow, TransferRow } from './money.repository';
 
 type Page = { limit: number; offset: number };
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+/** A timestamp read by the query builder (Date) or already written as toISOString writes it (a JSON page, decision 031). */
+const isoText = (date: Date | string) => (typeof date === 'string' ? date : date.toISOString());
+const iso = (date: Date | string | null) => (date === null ? null : isoText(date));
 
-function toTechnicianInvoice(row: InvoiceRow): TechnicianInvoice {
+function toTechnicianInvoice(row: WithIsoText<InvoiceRow>): TechnicianInvoice {
   return {
     id: row.id,
     batchId: row.batchId,
@@ -61,11 +63,11 @@ function toTechnicianInvoice(row: InvoiceRow): TechnicianInvoice {
     invoiceDate: iso(row.invoiceDate),
     dueDate: iso(row.dueDate),
     paidDate: iso(row.paidDate),
-    createdAt: row.createdAt.toISOString(),
+    createdAt: isoText(row.createdAt),
   };
 }
 
-function toTransfer(row: TransferRow): Transfer {
+function toTransfer(row: WithIsoText<TransferRow>): Transfer {
   return {
     id: row.id,
     invoiceId: row.invoiceId,
@@ -77,7 +79,7 @@ function toTransfer(row: TransferRow): Transfer {
     bankAccountLast4: row.bankAccountLast4,
     amount: centsToEuros(row.amountCents),
     transferDate: iso(row.transferDate),
-    createdAt: row.createdAt.toISOString(),
+    createdAt: isoText(row.createdAt),
   };
 }
 
@@ -376,34 +378,45 @@ export async function getFiscalReceipt({ db, config, auth, invoiceId }: { db: Db
 
 /* -------------------------------------------------------------------- admin -------------------------------------------------------------------- */
 
-async function toAdminInvoices(tx: DbOrTx, rows: Awaited<ReturnType<typeof repo.listAdminInvoices>>['rows']): Promise<AdminInvoice[]> {
+/** An admin invoice card from its invoice, latest transfer, latest submitted file and open payout batch. */
+function toAdminInvoice({ invoice: row, latestTransfer: transfer, latestFile: file, payoutBatchReference }: repo.AdminInvoicePageRow): AdminInvoice {
+  return {
+    ...toTechnicianInvoice(row),
+    technicianId: row.technicianId,
+    technicianName: `${row.technicianFirstName} ${row.technicianLastName}`.trim(),
+    companyName: row.companyName,
+    invoiceNumber: row.invoiceNumber,
+    displayStatus: invoiceDisplayStatus(row.status, transfer?.status),
+    latestTransfer: transfer ? toTransfer(transfer) : null,
+    fileId: file?.fileId ?? null,
+    fileName: file?.fileName ?? null,
+    fileFormat: file ? (file.eInvoiceFormat as EInvoiceFormat) : null,
+    eInvoice: file?.eInvoice ? toEInvoice(file.eInvoice) : null,
+    payoutBatchReference: (transfer && payoutBatchReference) ?? null,
+  };
+}
+
+/** Cards of invoices read apart (one invoice after a change), with their transfers, files and payout batches. */
+async function toAdminInvoices(tx: DbOrTx, rows: repo.AdminInvoicePageRow['invoice'][]): Promise<AdminInvoice[]> {
   const ids = rows.map((r) => r.id);
   const [latestTransfers, latestFiles] = await Promise.all([repo.latestTransfersByInvoice(tx, ids), repo.latestFilesByInvoice(tx, ids)]);
   const waiting = [...latestTransfers.values()].filter((t) => t.status === 'Enregistré').map((t) => t.id);
   const openBatches = await repo.openBatchesOfTransfers(tx, waiting);
   return rows.map((row) => {
-    const transfer = latestTransfers.get(row.id) ?? null;
-    const file = latestFiles.get(row.id) ?? null;
-    return {
-      ...toTechnicianInvoice(row),
-      technicianId: row.technicianId,
-      technicianName: `${row.technicianFirstName} ${row.technicianLastName}`.trim(),
-      companyName: row.companyName,
-      invoiceNumber: row.invoiceNumber,
-      displayStatus: invoiceDisplayStatus(row.status, transfer?.status),
-      latestTransfer: transfer ? toTransfer(transfer) : null,
-      fileId: file?.fileId ?? null,
-      fileName: file?.fileName ?? null,
-      fileFormat: file ? (file.eInvoiceFormat as EInvoiceFormat) : null,
-      eInvoice: file?.eInvoice ? toEInvoice(file.eInvoice) : null,
-      payoutBatchReference: (transfer && openBatches.get(transfer.id)) ?? null,
-    };
+    const latestTransfer = latestTransfers.get(row.id) ?? null;
+    return toAdminInvoice({
+      invoice: row,
+      latestTransfer,
+      latestFile: latestFiles.get(row.id) ?? null,
+      payoutBatchReference: (latestTransfer && openBatches.get(latestTransfer.id)) ?? null,
+    });
   });
 }
 
+/** The admin's invoice page: one statement (repo.listAdminInvoices) for the cards and the total. */
 export async function listInvoices({ db, filters, page }: { db: Db; filters: AdminInvoiceFilters; page: Page }) {
   const { rows, total } = await repo.listAdminInvoices(db, filters, page);
-  return { items: await toAdminInvoices(db, rows), total };
+  return { items: rows.map(toAdminInvoice), total };
 }
 
 export async function countInvoiceChips({ db, filters }: { db: Db; filters: Omit<AdminInvoiceFilters, 'status'> }) {
@@ -459,7 +472,8 @@ export async function listInvoiceFiles({
   };
 }
 
-async function adminInvoiceById(tx: DbOrTx, invoiceId: string): Promise<AdminInvoice> {
+/** One admin invoice card, read apart (the answer of each admin action on an invoice). */
+export async function adminInvoiceById(tx: DbOrTx, invoiceId: string): Promise<AdminInvoice> {
   const row = await repo.findAdminInvoiceRow(tx, invoiceId);
   if (!row) throw new AppError('NOT_FOUND', 'Facture introuvable');
   const [item] = await toAdminInvoices(tx, [row]);

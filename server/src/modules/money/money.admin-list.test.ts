@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
+import { invoices, invoicesFiles, payoutBatches, payoutBatchLines, storedFiles, transfers } from '../../db/schema';
+import { rowsOf } from '../../lib/change-feed/triggers';
+import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { adminInvoiceById } from './money.service';
+
+let ctx: TestContext;
+let admin: ReturnType<typeof as>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const at = (iso: string) => sql`${iso}::timestamptz` as unknown as Date;
+const eInvoice: StoredEInvoice = {
+  syntax: 'CII',
+  attachmentName: 'factur-x.xml',
+  profileId: 'urn:factur-x.eu:1p0:basic',
+  profile: 'BASIC',
+  invoiceNumber: 'F-2026-001',
+  typeCode: '380',
+  issueDate: '2026-03-01',
+  currency: 'EUR',
+  seller: { name: 'Martin « Maintenance »', legalId: '812', legalIdScheme: '0002', vatId: null },
+  buyer: { name: null, legalId: null, legalIdScheme: null },
+  taxBasisCents: 40_000,
+  taxCents: 8_000,
+  grandTotalCents: 48_000,
+  duePayableCents: 48_000,
+};
+
+describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () => {
+  it('answers each card as the single-card read does, in order, with the total of the table', async () => {
+    const { technician: martin } = await createTechnician(ctx.db, { firstName: 'Jeanne', lastName: 'Martin', companyName: 'Martin SARL' });
+    const { technician: other } = await createTechnician(ctx.db, { firstName: ' Zoé', lastName: 'Ærø ' });
+    const made = await ctx.db
+      .insert(invoices)
+      .values([
+        { technicianId: martin.id, status: 'Facture envoyée', reference: 'F-2026-001', invoiceNumber: 'F-2026-001', amountCents: 48_000, validatedAmountCents: 48_000, invoiceDate: at('2026-03-01 09:00:00.456789+00'), createdAt: at('2026-03-02 10:00:00.999999+00') },
+        { technicianId: martin.id, status: 'Facture envoyée', missionTitle: 'Lot « x »', createdAt: at('2026-03-02 09:00:00+00') },
+        { technicianId: other.id, status: 'Mission à terminer', description: 'Ligne 1\nLigne 2', createdAt: at('2026-03-01 00:00:00+00') },
+        { technicianId: other.id, status: 'Terminé', paidDate: at('2026-03-05 00:00:00+00'), dueDate: at('2026-03-04 00:00:00+00'), createdAt: at('2026-03-01 00:00:00+00') },
+        { technicianId: martin.id, status: 'Facture à soumettre', createdAt: at('2026-02-01 00:00:00+00') },
+      ])
+      .returning({ id: invoices.id });
+    const [sent, paid, , done] = made.map((i) => i.id);
+    // The first invoice: a refused transfer, then a waiting one in a prepared payout batch, and two submitted files.
+    const [, waiting] = await ctx.db
+      .insert(transfers)
+      .values([
+        { technicianId: martin.id, invoiceId: sent!, status: 'Refus', invoiceRef: 'F-2026-001', createdAt: at('2026-03-02 11:00:00+00') },
+        { technicianId: martin.id, invoiceId: sent!, status: 'Enregistré', invoiceRef: 'F-2026-001', bankAccountLast4: '0189', amountCents: 48_000, createdAt: at('2026-03-02 12:00:00.000500+00') },
+        { technicianId: martin.id, invoiceId: paid!, status: 'Effectué', invoiceRef: 'X', transferRef: 'VIR-1', transferDate: at('2026-03-03 00:00:00+00') },
+        { technicianId: other.id, invoiceId: done!, status: 'Enregistré', invoiceRef: 'Y' },
+      ])
+      .returning({ id: transfers.id });
+    const [batch] = await ctx.db
+      .insert(payoutBatches)
+      .values({ reference: 'VIR-2026-03-001', executionDate: '2026-03-10', debtorName: 'Asso', debtorIban: 'FR76', debtorBic: 'BIC', transferCount: 1, totalCents: 48_000 })
+      .returning({ id: payoutBatches.id });
+    await ctx.db.insert(payoutBatchLines).values({
+      batchId: batch!.id, lineNumber: 1, transferId: waiting!.id, invoiceId: sent!, technicianId: martin.id, creditorName: 'Martin', creditorIban: 'FR76',
+      amountCents: 48_000, remittance: 'F-2026-001', endToEndId: 'E2E-1',
+    });
+    const files = await ctx.db
+      .insert(storedFiles)
+      .values([
+        { technicianId: martin.id, kind: 'invoice', storageKey: `k-${crypto.randomUUID()}`, originalName: 'ancienne.pdf', mimeType: 'application/pdf', size: 1 },
+        { technicianId: martin.id, kind: 'invoice', storageKey: `k-${crypto.randomUUID()}`, originalName: 'facture "finale".pdf', mimeType: 'application/pdf', size: 2 },
+      ])
+      .returning({ id: storedFiles.id });
+    await ctx.db.insert(invoicesFiles).values([
+      { invoiceId: sent!, technicianId: martin.id, reference: 'A', fileId: files[0]!.id, amountCertifiedCents: 1, createdAt: at('2026-03-01 00:00:00+00') },
+      { invoiceId: sent!, technicianId: martin.id, reference: 'B', fileId: files[1]!.id, amountCertifiedCents: 2, eInvoiceFormat: 'factur-x', eInvoice, createdAt: at('2026-03-02 00:00:00+00') },
+    ]);
+
+    const expected = async (where = sql`true`) =>
+      rowsOf<{ id: string }>(
+        await ctx.db.execute(sql`select i.id from invoices i join technicians t on t.id = i.technician_id where ${where} order by i.created_at desc, i.id desc`),
+      ).map((r) => r.id);
+    const order = await expected();
+    const response = await admin({ method: 'GET', url: '/api/invoices?limit=100' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(await Promise.all(order.map((id) => adminInvoiceById(ctx.db, id))));
+    expect(response.headers['x-total-count']).toBe(String(order.length));
+    expect(response.json()[0]).toMatchObject({
+      createdAt: '2026-03-02T10:00:00.999Z',
+      invoiceDate: '2026-03-01T09:00:00.456Z',
+      latestTransfer: { id: waiting!.id, status: 'Enregistré' },
+      fileName: 'facture "finale".pdf',
+      fileFormat: 'factur-x',
+      eInvoice: { invoiceNumber: 'F-2026-001', grandTotalAmount: 480 },
+      payoutBatchReference: 'VIR-2026-03-001',
+    });
+
+    const cases: [string, ReturnType<typeof sql>][] = [
+      ['', sql`true`],
+      [`technicianId=${other.id}`, sql`i.technician_id = ${other.id}`],
+      ['search=martin', sql`(t.last_name ilike '%martin%' or t.company_name ilike '%martin%')`],
+      [`status=${encodeURIComponent('Facture envoyée')}`, sql`i.status = 'Facture envoyée' and not exists (select 1 from transfers tr where tr.invoice_id = i.id and tr.status = 'Effectué')`],
+      [`status=${encodeURIComponent('Terminé')}`, sql`(i.status in ('Terminé', 'Traité') or exists (select 1 from transfers tr where tr.invoice_id = i.id and tr.status = 'Effectué'))`],
+    ];
+    for (const [query, where] of cases) {
+      const all = await expected(where);
+      for (const [limit, offset] of [[100, 0], [1, 0], [2, 1], [2, 30]] as const) {
+        const page = await admin({ method: 'GET', url: `/api/invoices?${query}&limit=${limit}&offset=${offset}` });
+        expect(page.statusCode, query).toBe(200);
+        expect(page.json().map((i: { id: string }) => i.id), `${query} ${limit} ${offset}`).toEqual(all.slice(offset, offset + limit));
+        expect(page.headers['x-total-count'], `${query} ${limit} ${offset}`).toBe(String(all.length));
+      }
+    }
+  });
+});
