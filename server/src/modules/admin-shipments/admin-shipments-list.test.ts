@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { missionBatches, shipments } from '../../db/schema';
+import { rowsOf } from '../../lib/change-feed/triggers';
+import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { getShipmentView } from './admin-shipments.service';
+
+let ctx: TestContext;
+let admin: ReturnType<typeof as>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const at = (iso: string) => sql`${iso}::timestamptz` as unknown as Date;
+
+describe('GET /api/shipments/admin: the page built by PostgreSQL (decision 031)', () => {
+  it('answers each parcel as the single-parcel read does, in order, with the total of the table', async () => {
+    const { technician: martin } = await createTechnician(ctx.db, { firstName: 'Jeanne', lastName: 'Martin' });
+    const { technician: other } = await createTechnician(ctx.db, { firstName: 'Zoé', lastName: 'Ærø "x"' });
+    const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Lot colis' }).returning({ id: missionBatches.id });
+    await ctx.db.insert(shipments).values([
+      {
+        technicianId: martin.id, batchId: lot!.id, trackingNumber: '6A123', status: 'in_transit', shippedDate: at('2026-03-01 12:00:00.345678+00'),
+        destination: 'Relais « Tabac »\nParis', destinationPostalCode: '75011', content: '2 batteries', missionTitle: 'Lot colis',
+        createdAt: at('2026-03-02 10:00:00.999999+00'),
+      },
+      { technicianId: other.id, status: 'delivered', deliveredDate: at('2026-03-03 00:00:00+00'), createdAt: at('2026-03-01 00:00:00+00') },
+      { technicianId: null, status: 'draft', createdAt: at('2026-03-01 00:00:00+00') },
+      { technicianId: martin.id, status: 'cancelled', createdAt: at('2026-02-01 00:00:00+00') },
+    ]);
+    const expected = async (where = sql`true`) =>
+      rowsOf<{ id: string }>(
+        await ctx.db.execute(sql`select s.id from shipments s left join technicians t on t.id = s.technician_id where ${where} order by s.created_at desc, s.id desc`),
+      ).map((r) => r.id);
+    const order = await expected();
+    const response = await admin({ method: 'GET', url: '/api/shipments/admin?limit=100' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(await Promise.all(order.map((id) => getShipmentView(ctx.db, id))));
+    expect(response.headers['x-total-count']).toBe(String(order.length));
+    expect(response.json()[0]).toMatchObject({ technicianName: 'Jeanne Martin', shippedDate: '2026-03-01T12:00:00.345Z', createdAt: '2026-03-02T10:00:00.999Z' });
+
+    const cases: [string, ReturnType<typeof sql>][] = [
+      ['', sql`true`],
+      ['status=all', sql`true`],
+      ['status=draft', sql`s.status = 'draft'`],
+      ['status=in_transit', sql`s.status = 'in_transit'`],
+      [`technicianId=${martin.id}`, sql`s.technician_id = ${martin.id}`],
+      [`batchId=${lot!.id}&status=in_transit`, sql`s.batch_id = ${lot!.id} and s.status = 'in_transit'`],
+      ['search=martin', sql`(t.first_name || ' ' || t.last_name) ilike '%martin%'`],
+    ];
+    for (const [query, where] of cases) {
+      const all = await expected(where);
+      for (const [limit, offset] of [[100, 0], [1, 0], [2, 1], [2, 30]] as const) {
+        const page = await admin({ method: 'GET', url: `/api/shipments/admin?${query}&limit=${limit}&offset=${offset}` });
+        expect(page.statusCode, query).toBe(200);
+        expect(page.json().map((s: { id: string }) => s.id), `${query} ${limit} ${offset}`).toEqual(all.slice(offset, offset + limit));
+        expect(page.headers['x-total-count'], `${query} ${limit} ${offset}`).toBe(String(all.length));
+      }
+    }
+  });
+});
