@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
-import { likePattern } from '../../lib/pagination';
-import { countAllRows, countDevicesNeedingAttention } from '../../lib/row-counts';
+import { allRowsCountSql, devicesNeedingAttentionCountSql } from '../../lib/row-counts';
+import { substringMatchSql } from '../admin-missions/substring-search';
 
 /** Drizzle queries of the device registry, explicit columns only. */
 
@@ -155,55 +155,93 @@ function dueCondition(subject: DeviceListFilters['dueSubject'], day: string): SQ
 
 /**
  * A recruited (or finished) technician's visits marked Effectué without a complete report of theirs: the spec's plain
- * toggle, shown as « sans rapport ».
+ * toggle, shown as « sans rapport ». Of the device `p` of a page.
  */
-const withoutReportCount = sql<number>`(
+const withoutReportCountSql = sql.raw(`(
   select count(*) from missions wm
   join applications wa on wa.batch_id = wm.batch_id and wa.status in ('Recruté', 'Terminé')
   join technician_mission_data wd on wd.mission_id = wm.id and wd.technician_id = wa.technician_id and wd.is_completed
-  where wm.device_id = devices.id
+  where wm.device_id = p."id"
     and not exists (select 1 from visit_reports wr where wr.mission_id = wm.id and wr.technician_id = wa.technician_id and wr.version > 0)
-)`.mapWith(Number);
+)`);
 
 function listConditions(filters: DeviceListFilters, limitDay: string): SQL[] {
   const where: SQL[] = [];
-  if (filters.search) where.push(sql`${deviceSearchText} like ${likePattern(filters.search.toLowerCase())}`);
+  if (filters.search) where.push(substringMatchSql(deviceSearchText, filters.search));
   if (filters.state) where.push(eq(devices.functionalState, filters.state));
   if (filters.dueBefore) where.push(dueCondition(filters.dueSubject, filters.dueBefore));
   if (filters.attention) where.push(attentionCondition(limitDay));
   return where;
 }
 
-/**
- * One page of the registry, soonest due first: it walks devices_next_due_idx (the same expression, then the serial key)
- * and stops after the page (decision 029); the total is counted apart (countDevices).
- */
-export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string) {
-  const where = listConditions(filters, limitDay);
-  return db
-    .select({
-      ...withDue(limitDay),
-      visitCount: sql<number>`(select count(*) from missions vm where vm.device_id = devices.id)`.mapWith(Number),
-      withoutReportCount,
-    })
-    .from(devices)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(sql`${nextDueExpression} asc nulls last`, asc(devices.serialKey))
-    .limit(filters.limit)
-    .offset(filters.offset);
-}
+/** A timestamp as JavaScript's toISOString writes it (milliseconds truncated, as the driver's Date), by PostgreSQL. */
+const isoSql = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The registry's total for these filters: without a filter, or with « à surveiller » alone, the counts the database
- * keeps (row_counts: a key per state or attention day, decision 027, the same read as the Parc DAE badge); else a count.
+ * The columns of deviceColumns under their own names (dates as PostgreSQL writes them in JSON, YYYY-MM-DD, as the
+ * driver reads them; timestamps as toISOString writes them), so a page's JSON objects are DeviceRow values.
  */
-export async function countDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<number> {
-  if (!filters.search && !filters.state && !filters.dueBefore) {
-    return filters.attention ? countDevicesNeedingAttention(db, limitDay) : countAllRows(db, 'devices');
-  }
+const deviceJsonColumns = sql.join(
+  Object.entries(deviceColumns).map(([name, column]) =>
+    name === 'createdAt' || name === 'updatedAt' ? sql`${isoSql(sql`${column}`)} as ${sql.identifier(name)}` : sql`${column} as ${sql.identifier(name)}`,
+  ),
+  sql`, `,
+);
+
+/**
+ * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
+ * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
+ * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
+ */
+function pageSql(limit: number, offset: number): SQL {
+  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
+  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
+}
+
+/** A device of a registry page as its statement answers it (the timestamps as ISO text). */
+export type DevicePageRow = { [K in keyof DeviceRow]: Date extends DeviceRow[K] ? string : DeviceRow[K] } & {
+  nextDueOn: string | null;
+  /** null when the device has no date (toDevice reads it as false, as the query builder's row). */
+  needsAttention: boolean;
+  visitCount: number;
+  withoutReportCount: number;
+};
+
+/**
+ * One page of the registry, soonest due first, and its total, in one statement. The page walks devices_next_due_idx
+ * (the same expression, then the serial key) and stops after the page (decision 029); its visits are counted for its
+ * devices only, and it comes back as one JSON value. The total: without a filter, or with « à surveiller » alone, the
+ * counts the database keeps (row_counts: a key per state or attention day, decision 027, the same read as the Parc DAE
+ * badge); a search counts the devices it finds once (trigram index) for the total and the page; else a count.
+ */
+export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<{ rows: DevicePageRow[]; total: number }> {
   const where = listConditions(filters, limitDay);
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(devices).where(and(...where));
-  return row?.n ?? 0;
+  const condition = where.length ? sql`where ${and(...where)}` : sql``;
+  const order = sql`${nextDueExpression} asc nulls last, ${devices.serialKey} asc`;
+  const page = (from: SQL) => sql`
+    coalesce((select json_agg(page order by page."nextDueOn" asc nulls last, page."serialKey") from (
+      select p.*, (select count(*) from missions vm where vm.device_id = p."id") as "visitCount", ${withoutReportCountSql} as "withoutReportCount"
+      from (
+        select ${deviceJsonColumns}, ${nextDueExpression}::text as "nextDueOn", ${attentionCondition(limitDay)} as "needsAttention"
+        from ${from} order by ${order} ${pageSql(filters.limit, filters.offset)}
+      ) p
+    ) page), '[]')`;
+  let result;
+  if (filters.search) {
+    result = await db.execute<{ total: number; devices: DevicePageRow[] }>(sql`
+      with found as materialized (select id from devices ${condition})
+      select (select count(*)::int from found) as total, ${page(sql`found join devices on devices.id = found.id`)} as devices`);
+  } else {
+    const total =
+      filters.state || filters.dueBefore
+        ? sql`(select count(*)::int from devices ${condition})`
+        : filters.attention
+          ? devicesNeedingAttentionCountSql(limitDay)
+          : allRowsCountSql('devices');
+    result = await db.execute<{ total: number; devices: DevicePageRow[] }>(sql`select ${total} as total, ${page(sql`devices ${condition}`)} as devices`);
+  }
+  const row = result.rows[0]!;
+  return { rows: row.devices, total: Number(row.total) };
 }
 
 /** A device's missions, newest first, with the lot, its recruit and the recruit's progress. */

@@ -124,7 +124,12 @@ export async function registerVisitDevices(
 
 const nullableString = (value: unknown) => (value === null || value === undefined ? null : String(value));
 
-function toDevice(row: Awaited<ReturnType<typeof repo.findDevice>> & object): Device {
+/** A timestamp read by the query builder (Date) or already written as toISOString writes it (a JSON page, decision 031). */
+const isoText = (date: Date | string) => (typeof date === 'string' ? date : date.toISOString());
+
+type DeviceWithDue = Awaited<ReturnType<typeof repo.findDevice>> & object;
+
+function toDevice(row: { [K in keyof DeviceWithDue]: Date extends DeviceWithDue[K] ? DeviceWithDue[K] | string : DeviceWithDue[K] }): Device {
   return {
     id: row.id,
     serialNumber: row.serialNumber,
@@ -160,8 +165,8 @@ function toDevice(row: Awaited<ReturnType<typeof repo.findDevice>> & object): De
     nextMaintenanceDue: row.nextMaintenanceDue,
     nextDueOn: nullableString(row.nextDueOn),
     needsAttention: Boolean(row.needsAttention),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoText(row.createdAt),
+    updatedAt: isoText(row.updatedAt),
   };
 }
 
@@ -183,10 +188,8 @@ export async function listDevices(db: Db, query: DeviceListQuery & { limit: numb
     limit: query.limit,
     offset: query.offset,
   };
-  const rows = await repo.listDevices(db, filters, limitDay);
-  const items = rows.map(({ visitCount, withoutReportCount, ...row }) => ({ ...toDevice(row), visitCount, withoutReportCount }));
-  // A short first page is the whole list; otherwise the total is counted apart (kept counts when unfiltered).
-  const total = query.offset === 0 && rows.length < query.limit ? rows.length : await repo.countDevices(db, filters, limitDay);
+  const { rows, total } = await repo.listDevices(db, filters, limitDay);
+  const items = rows.map(({ visitCount, withoutReportCount, ...row }) => Object.assign(toDevice(row), { visitCount, withoutReportCount }));
   return { items, total };
 }
 
