@@ -1,7 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
 import type { Db } from '../../db/client';
-import { devicesNeedingAttentionKeys, openLotsCountSql } from '../../lib/row-counts';
+import {
+  allRowsCountSql,
+  devicesNeedingAttentionCountSql,
+  lotsCountSql,
+  missionsCountSql,
+  openLotsCountSql,
+  statusCountSql,
+} from '../../lib/row-counts';
 
 export interface TechnicianCounts {
   formation: { total: number; read: number };
@@ -48,30 +55,39 @@ export interface AdminCounts {
   parcDae: number;
 }
 
+/** The badges' statement, built once per attention day (building it is a good part of the badges' Node time). */
+let adminCountsStatement: { attentionDay: string; query: SQL } | null = null;
+
+/**
+ * Each badge is the kept count its list reads for its total (row_counts, decision 027): a few index reads of row_counts
+ * in one statement, each on its own keys (one pass filtering every key for every badge cost half as much again), and for
+ * the devices the range of attention dates up to the day plus those out of order.
+ */
+function adminCountsSql(attentionDay: string): SQL {
+  if (adminCountsStatement?.attentionDay !== attentionDay) {
+    adminCountsStatement = {
+      attentionDay,
+      query: sql`
+        select
+          ${statusCountSql('jobs', ['pending'])} as suggestions,
+          (${missionsCountSql({ unbatched: true })} + ${lotsCountSql('active')}) as missions_lots,
+          ${statusCountSql('technicians', ['pending'])} as techniciens,
+          (${statusCountSql('invoices', ['Facture envoyée'])} + ${statusCountSql('transfers', ['Enregistré'])}) as factures_virements,
+          ${statusCountSql('shipments', ['draft', 'in_transit'])} as expeditions,
+          ${allRowsCountSql('learning_resources')} as librairie,
+          ${devicesNeedingAttentionCountSql(attentionDay)} as parc_dae`,
+    };
+  }
+  return adminCountsStatement.query;
+}
+
 /**
  * Admin tab badges, one query (docs/decisions/004): what waits for the administrator —
  * pending visits, unsorted missions + active lots, technicians to moderate, invoices to pay,
  * draft shipments, the size of the library, and the devices needing attention (Parc DAE).
  */
 export async function getAdminCounts(db: Db): Promise<AdminCounts> {
-  const attentionDay = addDaysToDay(parisDay(), ATTENTION_WINDOW_DAYS);
-  // One indexed read of row_counts (kept by triggers, decision 027): a few status rows per table, and for the devices
-  // the dates up to the attention day (a range of the primary key) plus those out of order.
-  const result = await db.execute<Record<string, number>>(sql`
-    select
-      coalesce(sum(n) filter (where table_name = 'jobs' and key = 'pending'), 0)::int as suggestions,
-      coalesce(sum(n) filter (where (table_name = 'missions' and key in ('draft.unsorted', 'active.unsorted'))
-        or (table_name = 'mission_batches' and key like 'active.%' and key not like '%.system')), 0)::int as missions_lots,
-      coalesce(sum(n) filter (where table_name = 'technicians' and key = 'pending'), 0)::int as techniciens,
-      coalesce(sum(n) filter (where (table_name = 'invoices' and key = 'Facture envoyée')
-        or (table_name = 'transfers' and key = 'Enregistré')), 0)::int as factures_virements,
-      coalesce(sum(n) filter (where table_name = 'shipments' and key in ('draft', 'in_transit')), 0)::int as expeditions,
-      coalesce(sum(n) filter (where table_name = 'learning_resources'), 0)::int as librairie,
-      coalesce(sum(n) filter (where table_name = 'devices'), 0)::int as parc_dae
-    from row_counts
-    where table_name in ('jobs', 'missions', 'mission_batches', 'technicians', 'invoices', 'transfers', 'shipments', 'learning_resources')
-      or ${devicesNeedingAttentionKeys(attentionDay)}
-  `);
+  const result = await db.execute<Record<string, number>>(adminCountsSql(addDaysToDay(parisDay(), ATTENTION_WINDOW_DAYS)));
   const row = result.rows[0] ?? {};
   return {
     suggestions: Number(row.suggestions ?? 0),
