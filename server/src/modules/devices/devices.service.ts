@@ -189,7 +189,7 @@ export async function listDevices(db: Db, query: DeviceListQuery & { limit: numb
     offset: query.offset,
   };
   const { rows, total } = await repo.listDevices(db, filters, limitDay);
-  const items = rows.map(({ visitCount, withoutReportCount, ...row }) => Object.assign(toDevice(row), { visitCount, withoutReportCount }));
+  const items = rows.map((row) => Object.assign(toDevice(row), { visitCount: row.visitCount, withoutReportCount: row.withoutReportCount }));
   return { items, total };
 }
 
