@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
 import { allRowsCountSql, devicesNeedingAttentionCountSql } from '../../lib/row-counts';
@@ -178,15 +179,25 @@ function listConditions(filters: DeviceListFilters, limitDay: string): SQL[] {
 const isoSql = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
+ * Static SQL (no parameter) written once as the dialect writes it, columns in snake_case as the client's: a page's
+ * statement is then a few chunks for Drizzle to join on each request instead of one per column.
+ */
+const rendered = (query: SQL) => sql.raw(new PgDialect({ casing: 'snake_case' }).sqlToQuery(query).sql);
+
+/**
  * The columns of deviceColumns under their own names (dates as PostgreSQL writes them in JSON, YYYY-MM-DD, as the
  * driver reads them; timestamps as toISOString writes them), so a page's JSON objects are DeviceRow values.
  */
-const deviceJsonColumns = sql.join(
-  Object.entries(deviceColumns).map(([name, column]) =>
-    name === 'createdAt' || name === 'updatedAt' ? sql`${isoSql(sql`${column}`)} as ${sql.identifier(name)}` : sql`${column} as ${sql.identifier(name)}`,
+const deviceJsonColumns = rendered(
+  sql.join(
+    Object.entries(deviceColumns).map(([name, column]) =>
+      name === 'createdAt' || name === 'updatedAt' ? sql`${isoSql(sql`${column}`)} as ${sql.identifier(name)}` : sql`${column} as ${sql.identifier(name)}`,
+    ),
+    sql`, `,
   ),
-  sql`, `,
 );
+const nextDueSql = rendered(nextDueExpression);
+const pageOrder = rendered(sql`${nextDueExpression} asc nulls last, ${devices.serialKey} asc`);
 
 /**
  * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
@@ -217,13 +228,12 @@ export type DevicePageRow = { [K in keyof DeviceRow]: Date extends DeviceRow[K] 
 export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<{ rows: DevicePageRow[]; total: number }> {
   const where = listConditions(filters, limitDay);
   const condition = where.length ? sql`where ${and(...where)}` : sql``;
-  const order = sql`${nextDueExpression} asc nulls last, ${devices.serialKey} asc`;
   const page = (from: SQL) => sql`
     coalesce((select json_agg(page order by page."nextDueOn" asc nulls last, page."serialKey") from (
       select p.*, (select count(*) from missions vm where vm.device_id = p."id") as "visitCount", ${withoutReportCountSql} as "withoutReportCount"
       from (
-        select ${deviceJsonColumns}, ${nextDueExpression}::text as "nextDueOn", ${attentionCondition(limitDay)} as "needsAttention"
-        from ${from} order by ${order} ${pageSql(filters.limit, filters.offset)}
+        select ${deviceJsonColumns}, ${nextDueSql}::text as "nextDueOn", ${attentionCondition(limitDay)} as "needsAttention"
+        from ${from} order by ${pageOrder} ${pageSql(filters.limit, filters.offset)}
       ) p
     ) page), '[]')`;
   let result;
