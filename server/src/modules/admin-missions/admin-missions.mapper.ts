@@ -73,8 +73,12 @@ export function toMission(row: MissionRow): Mission {
   };
 }
 
-/** A timestamp as JavaScript's toISOString writes it (milliseconds truncated, as the driver's Date), by PostgreSQL. */
-const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/**
+ * A timestamp as milliseconds since 1970: the SQL has no colon (the bench runs each captured statement with pgbench, which
+ * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
+ * truncated).
+ */
+const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
 /**
  * What the admin list shows of a mission (`missions`, its lot `b`) as one JSON array built by PostgreSQL, the fields of
@@ -82,10 +86,10 @@ const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-
  * dates the driver parses field by field and Drizzle maps (decision 031). Read back by missionOfTuple.
  */
 export const missionTupleSql = sql.raw(`json_build_array(missions.id, missions.title, missions.description, missions.location,
-  missions.department, missions.budget_cents, ${isoSql('missions.deadline')}, missions.tags, missions.status, missions.batch_id, b.title,
+  missions.department, missions.budget_cents, ${epochMsSql('missions.deadline')}, missions.tags, missions.status, missions.batch_id, b.title,
   missions.serial_number, missions.client_name, missions.defibrillator_model, missions.visit_type, missions.tel_site,
   missions.email_site, missions.completion_link, missions.observations, missions.postal_code, missions.city, missions.latitude,
-  missions.longitude, ${isoSql('missions.created_at')})`);
+  missions.longitude, ${epochMsSql('missions.created_at')})`);
 
 type MissionTuple = [
   id: string,
@@ -94,7 +98,7 @@ type MissionTuple = [
   location: string | null,
   department: string | null,
   budgetCents: number,
-  deadline: string | null,
+  deadline: number | null,
   tags: string[],
   status: string,
   batchId: string | null,
@@ -111,7 +115,7 @@ type MissionTuple = [
   city: string | null,
   latitude: number | null,
   longitude: number | null,
-  createdAt: string,
+  createdAt: number,
 ];
 
 /** A page as the list's statement answers it: its total and its missions (missionTupleSql). */
@@ -145,8 +149,8 @@ export function missionOfTuple(tuple: MissionTuple): Mission {
     longitude,
     status: status as Mission['status'],
     budget: centsToEuros(budgetCents),
-    deadline,
-    createdAt,
+    deadline: deadline === null ? null : new Date(deadline).toISOString(),
+    createdAt: new Date(createdAt).toISOString(),
   };
 }
 

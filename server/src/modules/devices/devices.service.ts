@@ -124,12 +124,12 @@ export async function registerVisitDevices(
 
 const nullableString = (value: unknown) => (value === null || value === undefined ? null : String(value));
 
-/** A timestamp read by the query builder (Date) or already written as toISOString writes it (a JSON page, decision 031). */
-const isoText = (date: Date | string) => (typeof date === 'string' ? date : date.toISOString());
+/** A timestamp read by the query builder (Date) or as milliseconds since 1970 (a JSON page, decision 031). */
+const isoText = (date: Date | number) => (typeof date === 'number' ? new Date(date) : date).toISOString();
 
 type DeviceWithDue = Awaited<ReturnType<typeof repo.findDevice>> & object;
 
-function toDevice(row: { [K in keyof DeviceWithDue]: Date extends DeviceWithDue[K] ? DeviceWithDue[K] | string : DeviceWithDue[K] }): Device {
+function toDevice(row: { [K in keyof DeviceWithDue]: Date extends DeviceWithDue[K] ? DeviceWithDue[K] | number : DeviceWithDue[K] }): Device {
   return {
     id: row.id,
     serialNumber: row.serialNumber,

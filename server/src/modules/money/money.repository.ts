@@ -208,11 +208,15 @@ export async function findAdminInvoiceRow(tx: DbOrTx, invoiceId: string) {
   return row ?? null;
 }
 
-/** A timestamp as JavaScript's toISOString writes it (milliseconds truncated, as the driver's Date), by PostgreSQL. */
-const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/**
+ * A timestamp as milliseconds since 1970: the SQL has no colon (the bench runs each captured statement with pgbench, which
+ * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
+ * truncated).
+ */
+const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
-/** A row whose timestamps may be Date (query builder) or ISO text already (a JSON page): the mappers take both. */
-export type WithIsoText<T> = { [K in keyof T]: Date extends T[K] ? T[K] | string : T[K] };
+/** A row whose timestamps are Date (query builder) or milliseconds since 1970 (a JSON page): the mappers take both. */
+export type WithEpochMs<T> = { [K in keyof T]: Date extends T[K] ? T[K] | number : T[K] };
 
 /**
  * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
@@ -231,25 +235,25 @@ function pageSql(limit: number, offset: number): SQL {
  */
 const adminInvoiceTupleSql = sql.raw(`json_build_array(i.id, i.technician_id, i.batch_id, i.status, i.mission_title, i.description,
   i.reference, i.progression, i.invoice_number, i.initial_amount_cents, i.amount_cents, i.validated_amount_cents, i.batch_price_cents,
-  ${isoSql('i.invoice_date')}, ${isoSql('i.due_date')}, ${isoSql('i.paid_date')}, ${isoSql('i.created_at')}, i.first_name, i.last_name,
+  ${epochMsSql('i.invoice_date')}, ${epochMsSql('i.due_date')}, ${epochMsSql('i.paid_date')}, ${epochMsSql('i.created_at')}, i.first_name, i.last_name,
   i.company_name, tr.id, tr.invoice_id, tr.batch_id, tr.technician_id, tr.status, tr.invoice_ref, tr.transfer_ref, tr.bank_account_last4,
-  tr.amount_cents, ${isoSql('tr.transfer_date')}, ${isoSql('tr.created_at')}, f.file_id, f.original_name, f.e_invoice_format, f.e_invoice,
+  tr.amount_cents, ${epochMsSql('tr.transfer_date')}, ${epochMsSql('tr.created_at')}, f.file_id, f.original_name, f.e_invoice_format, f.e_invoice,
   case when tr.status = 'Enregistré' then (
     select pb.reference from payout_batch_lines l join payout_batches pb on pb.id = l.batch_id
     where l.transfer_id = tr.id and l.status = 'À payer' and pb.status = 'Préparé' limit 1) end)`);
 
 type AdminInvoiceTuple = [
   ...invoice: [string, string, string | null, string, string | null, string | null, string, string, string | null, number, number, number, number],
-  ...dates: [string | null, string | null, string | null, string],
+  ...dates: [number | null, number | null, number | null, number],
   ...technician: [string, string, string | null],
-  ...transfer: [string | null, string | null, string | null, string | null, string | null, string | null, string | null, string | null, number | null, string | null, string | null],
+  ...transfer: [string | null, string | null, string | null, string | null, string | null, string | null, string | null, string | null, number | null, number | null, number | null],
   ...file: [string | null, string | null, string | null, StoredEInvoice | null],
   payoutBatchReference: string | null,
 ];
 
 export interface AdminInvoicePageRow {
-  invoice: WithIsoText<InvoiceRow> & { technicianFirstName: string; technicianLastName: string; companyName: string | null };
-  latestTransfer: WithIsoText<TransferRow> | null;
+  invoice: WithEpochMs<InvoiceRow> & { technicianFirstName: string; technicianLastName: string; companyName: string | null };
+  latestTransfer: WithEpochMs<TransferRow> | null;
   latestFile: { fileId: string; fileName: string; eInvoiceFormat: string; eInvoice: StoredEInvoice | null } | null;
   payoutBatchReference: string | null;
 }

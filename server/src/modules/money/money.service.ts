@@ -32,7 +32,7 @@ import { checkEInvoice, checkPlainPdf, failureMessage, numberKey, parisDay, toEI
 import { PdfReadError, readEInvoice, type EInvoiceReadResult } from './e-invoice';
 import { buildFiscalReceiptPdf } from './fiscal-receipt';
 import * as repo from './money.repository';
-import type { InvoiceRow, TransferRow, WithIsoText } from './money.repository';
+import type { InvoiceRow, TransferRow, WithEpochMs } from './money.repository';
 
 /**
  * The money part of the lifecycle (decisions.md §4), after the lifecycle service has brought an invoice to
@@ -43,11 +43,11 @@ import type { InvoiceRow, TransferRow, WithIsoText } from './money.repository';
 
 type Page = { limit: number; offset: number };
 
-/** A timestamp read by the query builder (Date) or already written as toISOString writes it (a JSON page, decision 031). */
-const isoText = (date: Date | string) => (typeof date === 'string' ? date : date.toISOString());
-const iso = (date: Date | string | null) => (date === null ? null : isoText(date));
+/** A timestamp read by the query builder (Date) or as milliseconds since 1970 (a JSON page, decision 031). */
+const isoText = (date: Date | number) => (typeof date === 'number' ? new Date(date) : date).toISOString();
+const iso = (date: Date | number | null) => (date === null ? null : isoText(date));
 
-function toTechnicianInvoice(row: WithIsoText<InvoiceRow>): TechnicianInvoice {
+function toTechnicianInvoice(row: WithEpochMs<InvoiceRow>): TechnicianInvoice {
   return {
     id: row.id,
     batchId: row.batchId,
@@ -67,7 +67,7 @@ function toTechnicianInvoice(row: WithIsoText<InvoiceRow>): TechnicianInvoice {
   };
 }
 
-function toTransfer(row: WithIsoText<TransferRow>): Transfer {
+function toTransfer(row: WithEpochMs<TransferRow>): Transfer {
   return {
     id: row.id,
     invoiceId: row.invoiceId,
