@@ -350,52 +350,21 @@ export function planRoundTrip(matrix: number[][], current: readonly number[]): n
 /** Beyond this many sites, the listing keeps the nearest-neighbour tour (2-opt is quadratic per pass). */
 const TWO_OPT_MAX_STOPS = 150;
 
-function twoOpt(d: number[][], initial: readonly number[]): number[] {
-  const tour = [0, ...initial];
-  const n = tour.length;
-  for (let pass = 0; pass < 20; pass += 1) {
-    let improved = false;
-    for (let i = 0; i < n - 1; i += 1) {
-      for (let j = i + 2; j < n; j += 1) {
-        const a = tour[i]!;
-        const b = tour[i + 1]!;
-        const c = tour[j]!;
-        const e = tour[(j + 1) % n]!;
-        if (a === e) continue;
-        if (d[a]![c]! + d[b]![e]! - d[a]![b]! - d[c]![e]! < -EPSILON) {
-          for (let l = i + 1, r = j; l < r; l += 1, r -= 1) [tour[l], tour[r]] = [tour[r]!, tour[l]!];
-          improved = true;
-        }
-      }
-    }
-    if (!improved) break;
-  }
-  return tour.slice(1);
-}
-
 /**
  * Estimated round trip from `home` through every site and back, as the lot lists show it: the engine of « Trier pour
  * économiser ma route » (nearest neighbour then 2-opt; the sort itself adds Or-opt and compares orders) on the
- * great-circle × 1.3 estimate at 70 km/h. Metres and seconds; null without a site. A few microseconds for a lot of ten.
+ * great-circle × 1.3 estimate at 70 km/h. Metres and seconds; null without a site.
  */
 export function estimateRoundTrip(home: GeoPoint, sites: readonly GeoPoint[]): Leg | null {
-  const unique = [...new Map(sites.map((p) => [`${p.lat},${p.lon}`, p])).values()];
-  if (unique.length === 0) return null;
-  const points = [home, ...unique];
-  const d = points.map((a) => points.map((b) => haversineMetres(a, b)));
-  const stops = unique.map((_, i) => i + 1);
-  const first = nearestNeighbour(d, stops);
-  const order = stops.length <= TWO_OPT_MAX_STOPS ? twoOpt(d, first) : first;
-  const distance = Math.round(tourLength(d, order) * ROAD_FACTOR);
-  return { distance, duration: Math.round(distance / ((AVERAGE_SPEED_KMH * 1000) / 3600)) };
+  return lotTripFromHome(home, sites.map((p) => p.lat), sites.map((p) => p.lon))?.roundTrip ?? null;
 }
 
 /**
- * What a lot list shows of a lot's sites from home, in one pass: the distance to the nearest site and the estimated
- * round trip, the same figures as nearestDistance and estimateRoundTrip (same formulas and operations, same tour, same
- * rounding: geo.test compares them) from one symmetric distance matrix computed once, in a flat array, with the
- * cosines computed once per point. A page of lots computes twenty of these per request. Sites as the parallel arrays a
- * lot keeps; null without a site.
+ * What a lot list shows of a lot's sites from home, in one pass: the distance to the nearest site (haversineMetres,
+ * rounded) and the estimated round trip (estimateRoundTrip: nearest neighbour then 2-opt below TWO_OPT_MAX_STOPS, then
+ * × ROAD_FACTOR at AVERAGE_SPEED_KMH), from one symmetric distance matrix in a flat array, the cosines computed once per
+ * point: a page of lots computes twenty of these per request. Sites as the parallel arrays a lot keeps (duplicates
+ * counted once); null without a site.
  */
 export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: readonly number[]): { nearest: number; roundTrip: Leg } | null {
   const rad = Math.PI / 180;
@@ -425,7 +394,7 @@ export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: r
   }
   let nearest = Infinity;
   for (let j = 1; j < n; j += 1) nearest = Math.min(nearest, d[j]!);
-  // nearestNeighbour then twoOpt (below TWO_OPT_MAX_STOPS), as estimateRoundTrip runs them, on the flat matrix.
+  // Nearest neighbour from home, then 2-opt (reverse a segment) until no move shortens the tour.
   const tour = new Int32Array(n);
   const visited = new Uint8Array(n);
   for (let k = 1, current = 0; k < n; k += 1) {
@@ -466,19 +435,6 @@ export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: r
 
 /** Great-circle distance from `home` to the nearest of `sites`, metres; null without a site. */
 export function nearestDistance(home: GeoPoint, sites: readonly GeoPoint[]): number | null {
-  let best: number | null = null;
-  for (const site of sites) {
-    const d = haversineMetres(home, site);
-    if (best === null || d < best) best = d;
-  }
-  return best === null ? null : Math.round(best);
+  return lotTripFromHome(home, sites.map((p) => p.lat), sites.map((p) => p.lon))?.nearest ?? null;
 }
 
-/** The square around `centre` holding every point within `radiusKm` (degrees; a pre-filter, never too small). */
-export function boundingSquare(centre: GeoPoint, radiusKm: number): { south: number; west: number; north: number; east: number } {
-  const kmPerDegree = (EARTH_RADIUS_M / 1000) * (Math.PI / 180);
-  const dLat = radiusKm / kmPerDegree;
-  const widestLat = Math.min(89, Math.abs(centre.lat) + dLat);
-  const dLon = Math.min(180, radiusKm / (kmPerDegree * Math.cos((widestLat * Math.PI) / 180)));
-  return { south: centre.lat - dLat, west: centre.lon - dLon, north: centre.lat + dLat, east: centre.lon + dLon };
-}
