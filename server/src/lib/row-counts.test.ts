@@ -31,6 +31,14 @@ async function keptAndRecounted(db: Db) {
     );
     for (const row of rows) recounted[`${table}/${row.k}`] = Number(row.n);
   }
+  // The open lots of each department (migration 0019), kept beside the tables' counts.
+  for (const row of rowsOf<{ k: string; n: string | number }>(
+    await db.execute(sql`
+      select d.k, count(*) as n from mission_batches r cross join lateral (select distinct k from unnest(r.departments) k) d
+      where r.visibility = 'visible' and r.status <> 'completed' and not r.is_system group by 1`),
+  )) {
+    recounted[`open_lot_departments/${row.k}`] = Number(row.n);
+  }
   const kept: Record<string, number> = {};
   for (const row of rowsOf<{ table_name: string; key: string; n: string | number }>(await db.execute(sql`select table_name, key, n from row_counts where n <> 0`))) {
     kept[`${row.table_name}/${row.key}`] = Number(row.n);

@@ -10,6 +10,8 @@ import type { DbOrTx } from '../db/client';
  * - learning_resources: `all`;
  * - devices: `out` (Hors service), `gone` (Supprimé définitivement), else its attention date `YYYY-MM-DD` (the earliest
  *   expiry or maintenance) or `none`.
+ * And, under table_name `open_lot_departments` (migration 0019, docs/decisions/030), the open lots of each department,
+ * kept by their own triggers on mission_batches (a lot counts once for each department it names).
  * A statement writing one of these tables also writes `row_counts` (the change tracker adds it, so cached answers that
  * read counts are invalidated with the rows).
  */
@@ -35,6 +37,10 @@ export const openLotsCountSql = () =>
   sql<number>`(select coalesce(sum(n), 0) from row_counts where table_name = 'mission_batches' and key like '%.visible' and key not like 'completed.%')`.mapWith(
     Number,
   );
+
+/** The lots open to applications that name `department`, as a scalar subquery over row_counts. */
+export const openLotsInDepartmentCountSql = (department: string) =>
+  sql<number>`(select coalesce(sum(n), 0)::int from row_counts where table_name = 'open_lot_departments' and key = ${department})`.mapWith(Number);
 
 /**
  * The sum of the kept counts matching `where` (conditions on table_name and key) as a scalar subquery (an int), so a

@@ -77,10 +77,6 @@ export const missionBatches = pgTable(
     index('mission_batches_open_idx')
       .on(t.createdAt, t.title.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`visibility = 'visible' and status <> 'completed' and not is_system`),
-    // The radius pre-filter of "Trouver des missions" (lots whose box meets the search square), open lots only.
-    index('mission_batches_geo_box_idx')
-      .using('gist', sql`box(point(${t.geoMinLon}, ${t.geoMinLat}), point(${t.geoMaxLon}, ${t.geoMaxLat}))`)
-      .where(sql`visibility = 'visible' and status <> 'completed' and not is_system and geo_site_count > 0`),
   ],
 );
 

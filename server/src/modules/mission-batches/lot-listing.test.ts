@@ -73,12 +73,30 @@ async function expectSitesExact(db: Db = ctx.db): Promise<number> {
       select b.id || '|' || d.department || '|' || b.created_at::text || '|' || maillon_unit_point(s.lat, s.lon)::text as k
       from mission_batches b
       cross join lateral unnest(b.geo_site_lats, b.geo_site_lons) s(lat, lon)
-      cross join lateral unnest(case when cardinality(b.departments) = 0 then array[''] else b.departments end) d(department)
+      cross join lateral (select distinct department from unnest(case when cardinality(b.departments) = 0 then array[''] else b.departments end) department) d
       where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system
       order by 1`),
   ).map((r) => r.k);
   expect(kept).toEqual(expected);
   return kept.length;
+}
+
+/** The open lots of each department kept in row_counts (migration 0019), against a count over the lots. */
+async function expectDepartmentCountsExact(db: Db = ctx.db): Promise<Record<string, number>> {
+  const kept = Object.fromEntries(
+    rowsOf<{ key: string; n: string | number }>(await db.execute(sql`select key, n from row_counts where table_name = 'open_lot_departments' and n <> 0`)).map(
+      (r) => [r.key, Number(r.n)],
+    ),
+  );
+  const counted = Object.fromEntries(
+    rowsOf<{ k: string; n: string | number }>(
+      await db.execute(sql`
+        select d.k, count(*) as n from mission_batches r cross join lateral (select distinct k from unnest(r.departments) k) d
+        where r.visibility = 'visible' and r.status <> 'completed' and not r.is_system group by 1`),
+    ).map((r) => [r.k, Number(r.n)]),
+  );
+  expect(kept).toEqual(counted);
+  return kept;
 }
 
 const missionPayload = { title: 'Maintenance', description: 'd', location: '3 place Bellecour, 69002 Lyon', department: '69', budget: '10', deadline: '2027-03-01' };
@@ -214,8 +232,10 @@ describe('lot_sites', () => {
     expect(await expectSitesExact()).toBe(0);
     await ctx.db.update(missionBatches).set({ visibility: 'visible' }).where(eq(missionBatches.id, lot!.id));
     expect(await expectSitesExact()).toBe(4);
+    expect(await expectDepartmentCountsExact()).toMatchObject({ '69': 1, '01': 1 });
     await ctx.db.update(missionBatches).set({ departments: [] }).where(eq(missionBatches.id, lot!.id));
     expect(await expectSitesExact()).toBe(2);
+    expect(await expectDepartmentCountsExact()).toEqual({});
     await ctx.db.insert(missions).values({ title: 'Bron', batchId: lot!.id, latitude: 45.7386, longitude: 4.9135 });
     await refreshLotsGeometry(ctx.db, [lot!.id]);
     expect(await expectSitesExact()).toBe(3);
@@ -223,12 +243,16 @@ describe('lot_sites', () => {
     const t = await createTechnician(ctx.db);
     await ctx.db.insert(applications).values({ batchId: lot!.id, technicianId: t.technician.id });
     expect(await expectSitesExact()).toBe(3);
-    await ctx.db.update(missionBatches).set({ status: 'completed' }).where(eq(missionBatches.id, lot!.id));
+    await ctx.db.update(missionBatches).set({ status: 'completed', departments: ['38', '38'] }).where(eq(missionBatches.id, lot!.id));
     expect(await expectSitesExact()).toBe(0);
+    await expectDepartmentCountsExact();
     await ctx.db.update(missionBatches).set({ status: 'active' }).where(eq(missionBatches.id, lot!.id));
     expect(await expectSitesExact()).toBe(3);
+    // A department named twice counts the lot once.
+    expect(await expectDepartmentCountsExact()).toEqual({ '38': 1 });
     await ctx.db.delete(missionBatches).where(eq(missionBatches.id, lot!.id));
     expect(await expectSitesExact()).toBe(0);
+    expect(await expectDepartmentCountsExact()).toEqual({});
   });
 
   it('rebuilds everything with maillon_rebuild_lot_listing() after writes made without the triggers', async () => {
@@ -237,7 +261,9 @@ describe('lot_sites', () => {
     await refreshLotsGeometry(ctx.db, [lot!.id]);
     await ctx.db.execute(sql`update mission_batches set mission_count = 0, mission_models = '{}'`);
     await ctx.db.execute(sql`delete from lot_sites`);
+    await ctx.db.execute(sql`delete from row_counts where table_name = 'open_lot_departments'`);
     await ctx.db.execute(sql`select maillon_rebuild_lot_listing()`);
+    await expectDepartmentCountsExact();
     expect((await expectFiguresExact())[lot!.id]).toMatchObject({ missionCount: 1, models: ['Zoll'] });
     expect(await expectSitesExact()).toBe(1);
   });

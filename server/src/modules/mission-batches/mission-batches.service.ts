@@ -8,7 +8,7 @@ import { notFound } from '../../lib/app-error';
 import { EARTH_RADIUS_M, lotTripFromHome, type GeoPoint } from '../../lib/geo';
 import { likePattern, windowTotal } from '../../lib/pagination';
 import { technicianHomeColumns } from '../../lib/positions';
-import { openLotsCountSql } from '../../lib/row-counts';
+import { openLotsCountSql, openLotsInDepartmentCountSql } from '../../lib/row-counts';
 
 /** Lots a technician may see: visible, not completed, never the system lot (decisions.md §4). */
 export function isOpenLot(): SQL {
@@ -148,6 +148,16 @@ type LotPageRow = {
   lots: LotTuple[];
 };
 
+/**
+ * The total of a search over the open lots `b`: the kept counts without a filter or with a department alone (027, 030),
+ * else a count with `conditions` (lotConditionsSql of the same search, plus the lot of a map popup).
+ */
+function openLotsTotalSql(filter: LotSearch & Pick<AvailableLotsFilter, 'lotId'>, conditions: SQL[]): SQL {
+  if (!conditions.length) return sql`(${openLotsCountSql()})::int`;
+  if (filter.department && conditions.length === 1) return openLotsInDepartmentCountSql(filter.department);
+  return sql`(select count(*)::int from mission_batches b where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and ${sql.join(conditions, sql` and `)})`;
+}
+
 /** Sites read at first for a page ending at lot `end` (a lot has a few, and its nearest comes first), at least 64. */
 const FIRST_SITES_PER_LOT = 4;
 export const FIRST_SITES_MIN = 64;
@@ -178,9 +188,7 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
 async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint): Promise<{ items: AvailableLot[]; total: number }> {
   const end = filter.offset + filter.limit;
   const lotConditions = lotConditionsSql(filter);
-  const total = lotConditions.length
-    ? sql`(select count(*)::int from mission_batches b where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and ${sql.join(lotConditions, sql` and `)})`
-    : sql`(${openLotsCountSql()})::int`;
+  const total = openLotsTotalSql(filter, lotConditions);
   const unlocated = [sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and b.geo_site_count = 0`, ...lotConditions];
   for (let sites = Math.max(FIRST_SITES_MIN, FIRST_SITES_PER_LOT * end); ; sites *= SITES_GROWTH) {
     const result = await db.execute<LotPageRow & { sitesRead: number; complete: number }>(sql`
@@ -240,7 +248,7 @@ async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoin
   const where = sql.join([open, ...conditions], sql` and `);
   // One statement: the page walking mission_batches_open_idx (most recent first) with the figures each lot keeps, and
   // the total of the search from the kept counts, or counted on the same partial index (decision 014: round trips cost).
-  const total = conditions.length ? sql`(select count(*)::int from mission_batches b where ${where})` : sql`(${openLotsCountSql()})::int`;
+  const total = openLotsTotalSql(filter, conditions);
   const result = await db.execute<LotPageRow>(sql`
     select ${total} as total,
       coalesce((select json_agg(${lotJsonSql(filter.technicianId)} order by b.created_at desc, b.title, b.id) from (
