@@ -58,6 +58,11 @@ export const missionBatches = pgTable(
     missionDepartments: text().array().notNull().default(sql`'{}'::text[]`),
     applicationCount: integer().notNull().default(0),
     hasRecruit: boolean().notNull().default(false),
+    /**
+     * The lot as the technician's lists answer it, a JSON array written by a BEFORE trigger from the row itself on every
+     * insert and update (migration 0020): a page of « Trouver des missions » joins these texts instead of building JSON.
+     */
+    listJson: text().notNull().default('[]'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -60,6 +60,15 @@ async function keptAndRecomputed(db: Db): Promise<{ kept: Record<string, Figures
 async function expectFiguresExact(db: Db = ctx.db): Promise<Record<string, Figures>> {
   const { kept, recomputed } = await keptAndRecomputed(db);
   expect(kept).toEqual(recomputed);
+  // The list's JSON each lot keeps (migration 0020) says what its row says, figures included.
+  const stale = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      select id from mission_batches b where b.list_json::jsonb is distinct from jsonb_build_array(b.id, b.title, b.description,
+        b.price_cents, b.departments, b.tags, (extract(epoch from b.deadline) * 1000)::float8, (extract(epoch from b.created_at) * 1000)::float8,
+        b.geo_site_count, b.geo_approximate_count, b.geo_lat, b.geo_lon, b.geo_site_lats, b.geo_site_lons, b.mission_count, b.mission_models,
+        b.mission_departments, b.application_count, b.has_recruit)`),
+  );
+  expect(stale).toEqual([]);
   return kept;
 }
 
@@ -113,6 +122,7 @@ describe('lot figures kept by triggers', () => {
       'applications.maillon_lot_figures_insert',
       'applications.maillon_lot_figures_truncate',
       'applications.maillon_lot_figures_update',
+      'mission_batches.maillon_lot_list_json',
       'mission_batches.maillon_lot_sites_insert',
       'mission_batches.maillon_lot_sites_update',
       'missions.maillon_lot_figures_delete',

@@ -126,26 +126,25 @@ function lotsWithinRadiusSql(filter: LotSearch, home: GeoPoint, radius: number):
     group by batch_id`;
 }
 
-/** A timestamp as milliseconds since 1970 (JavaScript's Date from it writes the same ISO text as from the row). */
-const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
-
 /**
- * What a list shows of a lot `b`, with the figures it keeps (docs/decisions/030), as one JSON array built by PostgreSQL
- * (positional: no key to write or read 20 times a page): a page is one value that JavaScript parses natively, instead
- * of rows of arrays parsed character by character. Read back by toAvailableLot, in LotTuple's order. `applied`: whether
- * `technicianId` applied to it (false for the admin).
+ * What a list shows of a lot `b`, with the figures it keeps, as the JSON array the lot keeps in `list_json` (written by
+ * a trigger from its own row, migration 0020, docs/decisions/030) with whether `technicianId` applied to it added at
+ * its end (false for the admin): read back by toAvailableLot in LotTuple's order.
  */
 function lotJsonSql(technicianId: string | null): SQL {
   const applied = technicianId ? sql`exists (select 1 from applications a where a.batch_id = b.id and a.technician_id = ${technicianId})` : sql`false`;
-  return sql`json_build_array(${sql.raw(`b.id, b.title, b.description, b.price_cents, b.departments, b.tags, ${epochMsSql('b.deadline')},
-    ${epochMsSql('b.created_at')}, b.geo_site_count, b.geo_approximate_count, b.geo_lat, b.geo_lon, b.geo_site_lats, b.geo_site_lons,
-    b.mission_count, b.mission_models, b.mission_departments, b.application_count, b.has_recruit, `)}${applied})`;
+  return sql`left(b.list_json, -1) || ',' || (${applied})::text || ']'`;
 }
+
+/** A page of lots `b` in `order` as one JSON text (an empty array without a lot), parsed natively by Node. */
+const pageJsonSql = (order: SQL, technicianId: string | null) =>
+  sql`'[' || coalesce(string_agg(${lotJsonSql(technicianId)}, ',' order by ${order}), '') || ']'`;
 
 /** A page of lots as the statements below answer it: the lots in order (JSON), their total, and how it was read. */
 type LotPageRow = {
   total: number;
-  lots: LotTuple[];
+  /** The page's lots: a JSON array of LotTuple. */
+  lots: string;
 };
 
 /**
@@ -212,11 +211,11 @@ async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoi
         limit ${filter.limit} offset ${filter.offset}
       )
       select e.n as "sitesRead", (select count(*)::int from lots l where l.chord < e.chord) as complete, ${total} as total,
-        coalesce((select json_agg(${lotJsonSql(filter.technicianId)} order by p.chord asc nulls last, p.created_at desc, p.batch_id)
-          from page p join mission_batches b on b.id = p.batch_id), '[]') as lots
+        (select ${pageJsonSql(sql`p.chord asc nulls last, p.created_at desc, p.batch_id`, filter.technicianId)}
+          from page p join mission_batches b on b.id = p.batch_id) as lots
       from edge e`);
     const meta = result.rows[0]!;
-    if (meta.sitesRead < sites || meta.complete >= end) return { items: meta.lots.map((lot) => toAvailableLot(lot, home)), total: meta.total };
+    if (meta.sitesRead < sites || meta.complete >= end) return { items: (JSON.parse(meta.lots) as LotTuple[]).map((lot) => toAvailableLot(lot, home)), total: meta.total };
   }
 }
 
@@ -236,9 +235,9 @@ async function findLotsWithinRadius(
       order by ${order} limit ${filter.limit} offset ${filter.offset}
     )
     select (select count(*)::int from within) as total,
-      coalesce((select json_agg(${lotJsonSql(filter.technicianId)} order by ${sort === 'nearest' ? sql`b.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`}) from page b), '[]') as lots`);
+      (select ${pageJsonSql(sort === 'nearest' ? sql`b.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`, filter.technicianId)} from page b) as lots`);
   const page = result.rows[0]!;
-  return { items: page.lots.map((lot) => toAvailableLot(lot, home)), total: page.total };
+  return { items: (JSON.parse(page.lots) as LotTuple[]).map((lot) => toAvailableLot(lot, home)), total: page.total };
 }
 
 /** The most recent lots first (no address, « Les plus récents », one lot); distances for the page only. */
@@ -251,14 +250,14 @@ async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoin
   const total = openLotsTotalSql(filter, conditions);
   const result = await db.execute<LotPageRow>(sql`
     select ${total} as total,
-      coalesce((select json_agg(${lotJsonSql(filter.technicianId)} order by b.created_at desc, b.title, b.id) from (
+      (select ${pageJsonSql(sql`b.created_at desc, b.title, b.id`, filter.technicianId)} from (
         select * from mission_batches b where ${where} order by b.created_at desc, b.title, b.id limit ${filter.limit} offset ${filter.offset}
-      ) b), '[]') as lots`);
+      ) b) as lots`);
   const page = result.rows[0]!;
-  return { items: page.lots.map((lot) => toAvailableLot(lot, home)), total: page.total };
+  return { items: (JSON.parse(page.lots) as LotTuple[]).map((lot) => toAvailableLot(lot, home)), total: page.total };
 }
 
-/** A lot as lotJsonSql writes it, in its order. */
+/** A lot as lotJsonSql writes it (mission_batches.list_json and `applied`), in its order. */
 type LotTuple = [
   id: string,
   title: string,
