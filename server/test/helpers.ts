@@ -7,7 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { testConfig, type Env } from '../src/config';
 import { openPostgres, PGLITE_EXTENSIONS, type Db } from '../src/db/client';
 import * as schema from '../src/db/schema';
@@ -139,4 +139,19 @@ export function as(app: FastifyInstance, cookie: string | null) {
 export async function countRows(db: Db, table: string): Promise<number> {
   const result = await db.execute<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`));
   return Number(result.rows[0]?.n ?? 0);
+}
+
+/**
+ * The usual start of an API test file: a fresh database and the real app for the file, with the administrator signed
+ * in (`beforeAll`, closed in `afterAll`); `use` receives them once they exist.
+ */
+export function withAdminApp(use: (app: { ctx: TestContext; admin: ReturnType<typeof as> }) => void, env: Partial<Env> = {}, options: { poolSize?: number } = {}): void {
+  let ctx: TestContext | undefined;
+  beforeAll(async () => {
+    ctx = await createTestContext(env, options);
+    use({ ctx, admin: as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email)) });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
 }

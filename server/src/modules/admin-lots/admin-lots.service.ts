@@ -12,7 +12,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, technicians } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { likePattern } from '../../lib/pagination';
+import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
 import { lotsCountSql } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 
@@ -118,12 +118,6 @@ function batchSearchFilter(search: string): SQL {
   )!;
 }
 
-/**
- * A timestamp as milliseconds since 1970: the SQL has no colon (the bench runs each captured statement with pgbench, which
- * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
- * truncated).
- */
-const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
 /**
  * What the admin cards show of a lot `b` with its recruit `t`, as one JSON array built by PostgreSQL (read back by
@@ -186,15 +180,6 @@ function adminBatchOfTuple(tuple: BatchTuple): AdminBatch {
   };
 }
 
-/**
- * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
- * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
- * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
- */
-function pageSql(limit: number, offset: number): SQL {
-  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
-  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
-}
 
 /**
  * A page of lots of one status (the system lot left out), newest first, and its total, in one statement: the page walks

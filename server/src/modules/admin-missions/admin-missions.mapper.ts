@@ -3,6 +3,7 @@ import { centsToEuros } from '@maillon/common/format';
 import type { Job } from '@maillon/common/schemas/moderation';
 import type { ApplicationWithTechnician, Mission } from '@maillon/common/schemas/admin-missions';
 import { applications, jobs, missionBatches, missions, technicians } from '../../db/schema';
+import { epochMsSql } from '../../lib/pagination';
 
 /** Explicit columns of a job row. */
 export const jobColumns = {
@@ -73,12 +74,6 @@ export function toMission(row: MissionRow): Mission {
   };
 }
 
-/**
- * A timestamp as milliseconds since 1970: the SQL has no colon (the bench runs each captured statement with pgbench, which
- * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
- * truncated).
- */
-const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
 /**
  * What the admin list shows of a mission (`missions`, its lot `b`) as one JSON array built by PostgreSQL, the fields of

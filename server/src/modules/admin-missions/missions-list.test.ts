@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { missionBatches, missions } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
 import { likePattern } from '../../lib/pagination';
-import { as, createAdmin, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { type as, type TestContext, withAdminApp } from '../../../test/helpers';
 import { getMission } from './missions.service';
-import { indexedFragment } from './substring-search';
+import { indexedFragment } from '../../lib/substring-search';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
-});
-afterAll(async () => {
-  await ctx.close();
-});
+withAdminApp((app) => ({ ctx, admin } = app));
 
 const ids = (body: { id: string }[]) => body.map((m) => m.id);
 

@@ -7,13 +7,13 @@ import type { Db, DbOrTx } from '../../db/client';
 import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { windowTotal } from '../../lib/pagination';
+import { pageSql, windowTotal } from '../../lib/pagination';
 import { linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry, siteIsApproximate, siteLatitude, siteLongitude } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { missionColumns, missionOfTuple, missionTupleSql, toMission, type MissionPage } from './admin-missions.mapper';
-import { substringMatchSql } from './substring-search';
+import { substringMatchSql } from '../../lib/substring-search';
 
 const MISSION_NOT_FOUND = 'Mission introuvable';
 const LOT_NOT_FOUND = 'Lot introuvable';
@@ -45,15 +45,6 @@ export interface MissionListFilters {
   offset: number;
 }
 
-/**
- * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
- * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
- * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
- */
-function pageSql(limit: number, offset: number): SQL {
-  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
-  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
-}
 
 const MISSION_ORDER = sql.raw('missions.created_at desc, missions.id desc');
 

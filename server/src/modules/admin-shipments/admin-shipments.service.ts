@@ -14,7 +14,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, shipments, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { likePattern } from '../../lib/pagination';
+import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
 
@@ -75,22 +75,7 @@ function filterConditions(query: Omit<ShipmentListQuery, 'status'>): SQL[] {
   return conditions;
 }
 
-/**
- * A timestamp as milliseconds since 1970: the SQL has no colon (the bench runs each captured statement with pgbench, which
- * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
- * truncated).
- */
-const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
-/**
- * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
- * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
- * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
- */
-function pageSql(limit: number, offset: number): SQL {
-  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
-  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
-}
 
 /** A shipment `s` of the page and its technician's name, as one JSON array built by PostgreSQL (shipmentOfTuple). */
 const shipmentTupleSql = sql.raw(`json_build_array(s.id, s.batch_id, s.technician_id, s.mission_id, s.tracking_number, s.carrier,

@@ -25,7 +25,7 @@ import { audit } from '../../lib/audit';
 import { removeStoredFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
-import { likePattern } from '../../lib/pagination';
+import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { revokeUserSessions } from '../auth/auth.service';
 import { recomputeBatchFigures } from '../lifecycle/lifecycle.service';
@@ -61,22 +61,7 @@ function listWhere(query: TechnicianListQuery): SQL | undefined {
   return conditions.length ? and(...conditions) : undefined;
 }
 
-/**
- * A timestamp as milliseconds since 1970: the SQL has no colon (the bench runs each captured statement with pgbench, which
- * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
- * truncated).
- */
-const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
-/**
- * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
- * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
- * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
- */
-function pageSql(limit: number, offset: number): SQL {
-  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
-  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
-}
 
 /** The columns toTechnician reads, of a technician `t`, as one JSON array built by PostgreSQL (technicianOfTuple). */
 const technicianTupleSql = sql.raw(`json_build_array(t.id, t.user_id, t.first_name, t.last_name, t.email, t.phone, t.address, t.city,

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { technicians } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
-import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { type as, createTechnician, type TestContext, withAdminApp } from '../../../test/helpers';
 import { toTechnician } from '../technicians/technicians.mapper';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
-});
-afterAll(async () => {
-  await ctx.close();
-});
+withAdminApp((app) => ({ ctx, admin } = app));
 
 const ids = (body: { id: string }[]) => body.map((t) => t.id);
 

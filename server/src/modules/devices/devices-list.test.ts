@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { addDaysToDay, parisDay } from '@maillon/common/device-rules';
 import { devices, missions } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
 import { likePattern } from '../../lib/pagination';
-import { as, createAdmin, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { type as, type TestContext, withAdminApp } from '../../../test/helpers';
 import { attentionLimitDay, getDevice } from './devices.service';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
-});
-afterAll(async () => {
-  await ctx.close();
-});
+withAdminApp((app) => ({ ctx, admin } = app));
 
 const day = (days: number) => addDaysToDay(parisDay(), days);
 const nextDue = sql.raw(`least(battery_expiry, adult_pads_expiry, case when pediatric_pads_present then pediatric_pads_expiry end, next_maintenance_due)`);

@@ -3,7 +3,8 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
 import { allRowsCountSql, devicesNeedingAttentionCountSql } from '../../lib/row-counts';
-import { substringMatchSql } from '../admin-missions/substring-search';
+import { substringMatchSql } from '../../lib/substring-search';
+import { epochMsOf, pageSql } from '../../lib/pagination';
 
 /** Drizzle queries of the device registry, explicit columns only. */
 
@@ -180,7 +181,6 @@ function listConditions(filters: DeviceListFilters, limitDay: string): SQL[] {
  * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
  * truncated).
  */
-const epochMsSql = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
 
 /**
  * Static SQL (no parameter) written once as the dialect writes it, columns in snake_case as the client's: a page's
@@ -195,7 +195,7 @@ const rendered = (query: SQL) => sql.raw(new PgDialect({ casing: 'snake_case' })
 const deviceJsonColumns = rendered(
   sql.join(
     Object.entries(deviceColumns).map(([name, column]) =>
-      name === 'createdAt' || name === 'updatedAt' ? sql`${epochMsSql(sql`${column}`)} as ${sql.identifier(name)}` : sql`${column} as ${sql.identifier(name)}`,
+      name === 'createdAt' || name === 'updatedAt' ? sql`${epochMsOf(sql`${column}`)} as ${sql.identifier(name)}` : sql`${column} as ${sql.identifier(name)}`,
     ),
     sql`, `,
   ),
@@ -203,15 +203,6 @@ const deviceJsonColumns = rendered(
 const nextDueSql = rendered(nextDueExpression);
 const pageOrder = rendered(sql`${nextDueExpression} asc nulls last, ${devices.serialKey} asc`);
 
-/**
- * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
- * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
- * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
- */
-function pageSql(limit: number, offset: number): SQL {
-  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
-  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
-}
 
 /** A device of a registry page as its statement answers it (the timestamps as ISO text). */
 export type DevicePageRow = { [K in keyof DeviceRow]: Date extends DeviceRow[K] ? number : DeviceRow[K] } & {

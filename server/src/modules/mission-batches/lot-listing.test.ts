@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { applications, missionBatches, missions } from '../../db/schema';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../lib/change-feed/triggers';
 import { refreshLotsGeometry } from '../../lib/positions';
-import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { as, createTechnician, login, type TestContext, withAdminApp } from '../../../test/helpers';
 
 /**
  * What a lot keeps for the lists (migration 0017, docs/decisions/030): its missions' count, models and departments, its
@@ -14,14 +14,7 @@ import { as, createAdmin, createTechnician, createTestContext, login, type TestC
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
-
-beforeAll(async () => {
-  ctx = await createTestContext({}, { poolSize: 8 });
-  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
-});
-afterAll(async () => {
-  await ctx.close();
-});
+withAdminApp((app) => ({ ctx, admin } = app), {}, { poolSize: 8 });
 
 interface Figures {
   missionCount: number;

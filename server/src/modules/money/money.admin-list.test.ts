@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { invoices, invoicesFiles, payoutBatches, payoutBatchLines, storedFiles, transfers } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
-import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { type as, createTechnician, type TestContext, withAdminApp } from '../../../test/helpers';
 import { adminInvoiceById } from './money.service';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  admin = as(ctx.app, await login(ctx.app, (await createAdmin(ctx.db)).email));
-});
-afterAll(async () => {
-  await ctx.close();
-});
+withAdminApp((app) => ({ ctx, admin } = app));
 
 const at = (iso: string) => sql`${iso}::timestamptz` as unknown as Date;
 const eInvoice: StoredEInvoice = {

@@ -3,7 +3,7 @@ import type { AdminInvoiceFilters, InvoiceChip } from '@maillon/common/schemas/m
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { likePattern } from '../../lib/pagination';
+import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
 import { allRowsCountSql } from '../../lib/row-counts';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
@@ -208,25 +208,10 @@ export async function findAdminInvoiceRow(tx: DbOrTx, invoiceId: string) {
   return row ?? null;
 }
 
-/**
- * A timestamp as milliseconds since 1970: the SQL has no colon (the bench runs each captured statement with pgbench, which
- * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
- * truncated).
- */
-const epochMsSql = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
 /** A row whose timestamps are Date (query builder) or milliseconds since 1970 (a JSON page): the mappers take both. */
 export type WithEpochMs<T> = { [K in keyof T]: Date extends T[K] ? T[K] | number : T[K] };
 
-/**
- * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
- * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
- * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
- */
-function pageSql(limit: number, offset: number): SQL {
-  const literal = sql.raw(`limit ${Math.trunc(limit)}`);
-  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
-}
 
 /**
  * An admin invoice card of the page `i` as one JSON array built by PostgreSQL (adminInvoicePageRowOfTuple): the invoice

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { likePattern } from '../../lib/pagination';
+import { likePattern } from './pagination';
 
 /**
  * The part of a lowercased search given to a trigram index: its longest run of letters and digits that holds a digit and
