@@ -87,11 +87,14 @@ export async function buildApp({ config, db, storage, serveWeb = false, logger }
   await app.register(readCachePlugin);
   await app.register(accessPlugin);
   await app.register(idempotencyPlugin);
-  // After the read cache, so it hashes and keeps the plain JSON; gzip/brotli for answers over 1 KiB on request.
+  // After the read cache, so it hashes and keeps the plain JSON; gzip/brotli for answers over 1 KiB on request. The
+  // fastest levels: a JSON page of twenty lots (11 KB) gives 976 bytes at brotli 1 in 34 µs, 897 at brotli 4 in 127 µs
+  // (decision 030): the server's CPU is worth more than 80 bytes to a phone.
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+    zlibOptions: { level: 1 },
   });
 
   for (const module of apiModules) await app.register(module);
