@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { preparedQuery } from '../../db/prepared-queries';
 import {
   applications,
   calendarFeeds,
@@ -54,11 +55,15 @@ export type AppointmentRow = NonNullable<Awaited<ReturnType<typeof findAppointme
 
 /** The technician's appointments on a lot's devices (the Recruté view). */
 export async function listLotAppointments(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
-  return db
-    .select(appointmentColumns)
-    .from(visitAppointments)
-    .innerJoin(missions, eq(missions.id, visitAppointments.missionId))
-    .where(and(eq(missions.batchId, batchId), eq(visitAppointments.technicianId, technicianId)));
+  const query = preparedQuery(db, 'lot-appointments', () =>
+    db
+      .select(appointmentColumns)
+      .from(visitAppointments)
+      .innerJoin(missions, eq(missions.id, visitAppointments.missionId))
+      .where(and(eq(missions.batchId, sql.placeholder('batchId')), eq(visitAppointments.technicianId, sql.placeholder('technicianId'))))
+      .prepare('maillon_lot_appointments'),
+  );
+  return query.execute({ batchId, technicianId });
 }
 
 /** The appointment of a visit, created if missing, locked for the rest of the transaction. */

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { likePattern, windowTotal } from '../../lib/pagination';
 import type { DbOrTx } from '../../db/client';
+import { preparedQuery } from '../../db/prepared-queries';
 import { applications, comments, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 
 /** Drizzle queries of the field-work module, explicit columns only. */
@@ -79,12 +80,19 @@ const routeOrder = [sql`technician_mission_data.route_position asc nulls last`, 
 
 /** The lot's devices with this technician's progress, in the technician's route order. One query. */
 export async function listLotMissionsWithProgress(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
-  return db
-    .select(lotMissionColumns)
-    .from(missions)
-    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, technicianId)))
-    .where(eq(missions.batchId, batchId))
-    .orderBy(...routeOrder);
+  const query = preparedQuery(db, 'lot-missions-with-progress', () =>
+    db
+      .select(lotMissionColumns)
+      .from(missions)
+      .leftJoin(
+        technicianMissionData,
+        and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, sql.placeholder('technicianId'))),
+      )
+      .where(eq(missions.batchId, sql.placeholder('batchId')))
+      .orderBy(...routeOrder)
+      .prepare('maillon_lot_missions_with_progress'),
+  );
+  return query.execute({ batchId, technicianId });
 }
 export type LotMissionRow = Awaited<ReturnType<typeof listLotMissionsWithProgress>>[number];
 
@@ -103,16 +111,40 @@ export interface RecruitedMissionFilters {
  * (applications_technician_idx), then each lot's devices (missions_batch_idx).
  */
 export async function listRecruitedMissions(db: DbOrTx, filters: RecruitedMissionFilters) {
-  return db
-    .select({ ...lotMissionColumns, batchId: missionBatches.id, batchTitle: missionBatches.title, applicationId: applications.id, total: windowTotal() })
-    .from(applications)
-    .innerJoin(missionBatches, eq(missionBatches.id, applications.batchId))
-    .innerJoin(missions, eq(missions.batchId, applications.batchId))
-    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, filters.technicianId)))
-    .where(recruitedMissionsWhere(filters))
-    .orderBy(asc(missionBatches.title), asc(missionBatches.id), ...routeOrder)
-    .limit(filters.limit)
-    .offset(filters.offset);
+  // Built once per combination of filters and page size (db/prepared-queries.ts): the values are placeholders, the
+  // limit a literal and the offset there only past the first page, so PostgreSQL keeps a generic plan (decision 031).
+  const paged = filters.offset > 0;
+  const shape = `recruited-missions:${filters.batchId ? 'b' : ''}${filters.status ? 's' : ''}${filters.search ? 'q' : ''}${paged ? 'o' : ''}:${Math.trunc(filters.limit)}`;
+  const query = preparedQuery(db, shape, () =>
+    db
+      .select({ ...lotMissionColumns, batchId: missionBatches.id, batchTitle: missionBatches.title, applicationId: applications.id, total: windowTotal() })
+      .from(applications)
+      .innerJoin(missionBatches, eq(missionBatches.id, applications.batchId))
+      .innerJoin(missions, eq(missions.batchId, applications.batchId))
+      .leftJoin(
+        technicianMissionData,
+        and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, sql.placeholder('technicianId'))),
+      )
+      .where(
+        recruitedMissionsWhere({
+          technicianId: sql.placeholder('technicianId'),
+          batchId: filters.batchId ? sql.placeholder('batchId') : undefined,
+          status: filters.status ? sql.placeholder('status') : undefined,
+          search: filters.search ? sql.placeholder('pattern') : undefined,
+        }),
+      )
+      .orderBy(asc(missionBatches.title), asc(missionBatches.id), ...routeOrder)
+      .limit(Math.trunc(filters.limit))
+      .offset(paged ? sql.placeholder('offset') : 0)
+      .prepare(`maillon_${shape.replace(/[^a-z0-9]/g, '_')}`),
+  );
+  return query.execute({
+    technicianId: filters.technicianId,
+    batchId: filters.batchId,
+    status: filters.status,
+    pattern: filters.search ? likePattern(filters.search) : undefined,
+    offset: filters.offset,
+  });
 }
 
 /** The size of that list (for a page past its end, which carries no total). */
@@ -121,17 +153,25 @@ export async function countRecruitedMissions(db: DbOrTx, filters: Omit<Recruited
     .select({ n: sql<number>`count(*)::int` })
     .from(applications)
     .innerJoin(missions, eq(missions.batchId, applications.batchId))
-    .where(recruitedMissionsWhere(filters));
+    .where(
+      recruitedMissionsWhere({
+        technicianId: filters.technicianId,
+        batchId: filters.batchId,
+        status: filters.status,
+        search: filters.search ? likePattern(filters.search) : undefined,
+      }),
+    );
   return Number(row?.n ?? 0);
 }
 
-function recruitedMissionsWhere(filters: Omit<RecruitedMissionFilters, 'limit' | 'offset'>): SQL | undefined {
-  const where: SQL[] = [eq(applications.technicianId, filters.technicianId), eq(applications.status, 'Recruté')];
-  if (filters.batchId) where.push(eq(applications.batchId, filters.batchId));
-  if (filters.status) where.push(eq(missions.status, filters.status));
-  if (filters.search) {
-    const pattern = likePattern(filters.search);
-    const text = [missions.title, missions.serialNumber, missions.clientName, missions.city, missions.location].map((column) => ilike(column, pattern));
+/** The conditions of the technician's recruited devices: values, or placeholders of a prepared query; `search` a LIKE pattern. */
+function recruitedMissionsWhere(filters: { technicianId: unknown; batchId?: unknown; status?: unknown; search?: unknown }): SQL | undefined {
+  // The status as a literal: a parameter there made the generic plan look dearer than planning each call (decision 031).
+  const where: SQL[] = [sql`${applications.technicianId} = ${filters.technicianId}`, sql`${applications.status} = 'Recruté'`];
+  if (filters.batchId !== undefined) where.push(sql`${applications.batchId} = ${filters.batchId}`);
+  if (filters.status !== undefined) where.push(sql`${missions.status} = ${filters.status}`);
+  if (filters.search !== undefined) {
+    const text = [missions.title, missions.serialNumber, missions.clientName, missions.city, missions.location].map((column) => sql`${column} ilike ${filters.search}`);
     where.push(or(...text)!);
   }
   return and(...where);
