@@ -6,7 +6,7 @@
  * errors and the read cache's hit ratio (from each instance's /metrics), written to bench/results/mixed.md / .json.
  *
  * Options (environment): BENCH_DATABASE_URL (default postgres://…/maillon_bench), MIXED_USERS (100), MIXED_DURATION
- * (60 s), MIXED_WRITE_SHARE (0.1), MIXED_THINK_MS (mean think time, 250), READ_CACHE (true; false measures the miss path).
+ * (60 s, recorded after MIXED_WARMUP, 10 s), MIXED_WRITE_SHARE (0.1), MIXED_THINK_MS (mean think time, 250), READ_CACHE (true; false measures the miss path).
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -24,6 +24,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.resolve(here, '../../bench/results');
 const USERS = Number(process.env.MIXED_USERS ?? 100);
 const DURATION_S = Number(process.env.MIXED_DURATION ?? 60);
+/** Users run this long before anything is recorded: JIT, each connection's first preparing and planning, a cold start. */
+const WARMUP_S = Number(process.env.MIXED_WARMUP ?? 10);
+/** When the recorded window starts (set once the warm-up is over). */
+let recordingFrom = Infinity;
 const WRITE_SHARE = Number(process.env.MIXED_WRITE_SHARE ?? 0.1);
 const THINK_MS = Number(process.env.MIXED_THINK_MS ?? 250);
 const READ_CACHE = process.env.READ_CACHE ?? 'true';
@@ -50,6 +54,7 @@ interface Action {
 const samples = new Map<string, { write: boolean; latencies: number[]; errors: number; statuses: Map<number, number> }>();
 
 function record(action: Action, ms: number, status: number): void {
+  if (Date.now() < recordingFrom) return;
   let entry = samples.get(action.name);
   if (!entry) samples.set(action.name, (entry = { write: action.write, latencies: [], errors: 0, statuses: new Map() }));
   entry.latencies.push(ms);
@@ -208,11 +213,16 @@ async function main(): Promise<void> {
         description: m.description,
       },
     }));
-    const before = await Promise.all(bases.map(cacheCounters));
-
-    const loadBefore = os.loadavg()[0]!;
-    console.log(`Mixte — ${USERS} utilisateurs pendant ${DURATION_S} s sur ${bases.length} instances (READ_CACHE=${READ_CACHE})…`);
-    const end = Date.now() + DURATION_S * 1000;
+    console.log(`Mixte — ${USERS} utilisateurs, ${WARMUP_S} s de chauffe puis ${DURATION_S} s mesurées sur ${bases.length} instances (READ_CACHE=${READ_CACHE})…`);
+    const end = Date.now() + (WARMUP_S + DURATION_S) * 1000;
+    let before: { hits: number; misses: number }[] = [];
+    let loadBefore = 0;
+    const warmedUp = (async () => {
+      await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
+      before = await Promise.all(bases.map(cacheCounters));
+      loadBefore = os.loadavg()[0]!;
+      recordingFrom = Date.now();
+    })();
     const think = () => new Promise((r) => setTimeout(r, THINK_MS * 2 * Math.random()));
     const technicianLoop = async (t: Technician, i: number) => {
       let lotIds: string[] = [];
@@ -236,7 +246,7 @@ async function main(): Promise<void> {
         await think();
       }
     };
-    await Promise.all([...technicians.map(technicianLoop), adminLoop()]);
+    await Promise.all([...technicians.map(technicianLoop), adminLoop(), warmedUp]);
     const loadAfter = os.loadavg()[0]!;
     const after = await Promise.all(bases.map(cacheCounters));
     const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
@@ -266,7 +276,7 @@ async function main(): Promise<void> {
     const markdown = [
       `## Charge mixte du ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${os.cpus().length} cœurs, Node ${process.version})`,
       '',
-      `${USERS} utilisateurs (${USERS - 1} techniciens recrutés, 1 admin), ${DURATION_S} s, ${bases.length} instances sur un PostgreSQL, ` +
+      `${USERS} utilisateurs (${USERS - 1} techniciens recrutés, 1 admin), ${WARMUP_S} s de chauffe puis ${DURATION_S} s mesurées, ${bases.length} instances sur un PostgreSQL, ` +
         `pause moyenne ${THINK_MS} ms, READ_CACHE=${READ_CACHE}. ${total} requêtes (${fmt(total / DURATION_S)}/s), ` +
         `${writes} écritures (${fmt((100 * writes) / Math.max(1, total))} %), ${errors} erreurs, ` +
         `cache de lecture : ${hits} succès / ${misses} défauts (${fmt(100 * hitRatio)} %). ` +
