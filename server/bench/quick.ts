@@ -1,9 +1,11 @@
 /**
  * npm run bench:quick -w server -- '<endpoint name regex>' — one short autocannon run per selected endpoint against
  * one server (BENCH_DATABASE_URL, READ_CACHE off unless BENCH_CACHE=true): for working on one read at a time on a
- * shared machine, without the full bench. BENCH_DURATION (s, default 5), BENCH_CONNECTIONS (default 32).
+ * shared machine, without the full bench. BENCH_DURATION (s, default 5) after BENCH_WARMUP (s, default 2),
+ * BENCH_CONNECTIONS (default 32); prints the CPU each request cost the server and PostgreSQL (cpu.ts).
  */
 import autocannon from 'autocannon';
+import { startCpuSample } from './cpu';
 import { selectedEndpoints } from './endpoints';
 import { loginAs, loginTechnicians } from './sessions';
 import { startServer, waitFor } from './server-process';
@@ -13,6 +15,7 @@ async function main(): Promise<void> {
   const port = Number(process.env.BENCH_PORT ?? 3340);
   const duration = Number(process.env.BENCH_DURATION ?? 5);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+  const warmup = Number(process.env.BENCH_WARMUP ?? 2);
   const server = startServer({ DATABASE_URL: databaseUrl, READ_CACHE: process.env.BENCH_CACHE === 'true' ? 'true' : 'false' }, port);
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -21,7 +24,13 @@ async function main(): Promise<void> {
     const admin = [await loginAs(base)];
     for (const endpoint of selectedEndpoints(process.argv[2])) {
       const sessions = endpoint.area === 'admin' ? admin : technicians;
+      // Warm-up (JIT, each connection preparing its statements), not counted.
+      await autocannon({ url: base, connections, duration: warmup, requests: [{ method: 'GET', setupRequest: (req) => {
+        const session = sessions[Math.floor(Math.random() * sessions.length)]!;
+        return { ...req, path: endpoint.path(session), headers: { ...req.headers, cookie: session.cookie } };
+      } }] });
       let bad = 0;
+      const cpu = startCpuSample(server.pid);
       const result = await autocannon({
         url: base,
         connections,
@@ -39,8 +48,10 @@ async function main(): Promise<void> {
           },
         ],
       });
+      const perRequest = cpu.stop(result.requests.total);
+      const cpuText = perRequest ? `, CPU per request: Node ${perRequest.node.toFixed(2)} ms, PostgreSQL ${perRequest.postgres?.toFixed(2) ?? '?'} ms` : '';
       console.log(
-        `${endpoint.name}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${result.errors + result.timeouts + bad}`,
+        `${endpoint.name}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${result.errors + result.timeouts + bad}${cpuText}`,
       );
     }
   } finally {

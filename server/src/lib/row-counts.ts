@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 
 /**
@@ -39,7 +39,7 @@ export const openLotsCountSql = () =>
   );
 
 /** The lots open to applications that name `department`, as a scalar subquery over row_counts. */
-export const openLotsInDepartmentCountSql = (department: string) =>
+export const openLotsInDepartmentCountSql = (department: string | Placeholder) =>
   sql<number>`(select coalesce(sum(n), 0)::int from row_counts where table_name = 'open_lot_departments' and key = ${department})`.mapWith(Number);
 
 /**
@@ -74,7 +74,7 @@ export function statusCountSql(table: 'jobs' | 'technicians' | 'invoices' | 'tra
  * attention date up to that day, as a scalar subquery: the range of the primary key up to that day plus the `out` key
  * (two index reads; one OR over both costs half as much again).
  */
-export function devicesNeedingAttentionCountSql(attentionDay: string): SQL<number> {
+export function devicesNeedingAttentionCountSql(attentionDay: string | Placeholder): SQL<number> {
   const dated = countsSql(sql`table_name = 'devices' and key >= '0' and key <= ${attentionDay}`);
   const out = countsSql(sql`table_name = 'devices' and key = 'out'`);
   return sql<number>`(${dated} + ${out})`.mapWith(Number);

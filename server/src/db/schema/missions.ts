@@ -100,6 +100,7 @@ export const lotSites = pgTable(
     batchId: uuid()
       .notNull()
       .references(() => missionBatches.id, { onDelete: 'cascade' }),
+    // COLLATE "C" (migration 0021): compared byte by byte in the (department, site) GiST index.
     department: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     site: unitSpherePoint().notNull(),
@@ -174,6 +175,7 @@ export const jobs = pgTable(
     clientName: text().notNull(),
     defibrillatorModel: text().notNull(),
     visitType: text().notNull(),
+    // COLLATE "C" (migration 0021): compared byte by byte in the (department, site) GiST index.
     department: text().notNull(),
     completionLink: text().notNull(),
     address: text().notNull(),

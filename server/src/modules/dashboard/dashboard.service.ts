@@ -1,6 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
 import type { Db } from '../../db/client';
+import { preparedSql } from '../../db/prepared-queries';
 import {
   allRowsCountSql,
   devicesNeedingAttentionCountSql,
@@ -55,39 +56,26 @@ export interface AdminCounts {
   parcDae: number;
 }
 
-/** The badges' statement, built once per attention day (building it is a good part of the badges' Node time). */
-let adminCountsStatement: { attentionDay: string; query: SQL } | null = null;
-
 /**
  * Each badge is the kept count its list reads for its total (row_counts, decision 027): a few index reads of row_counts
  * in one statement, each on its own keys (one pass filtering every key for every badge cost half as much again), and for
- * the devices the range of attention dates up to the day plus those out of order.
+ * the devices the range of attention dates up to the day plus those out of order. Rendered once (decision 032): the
+ * attention day is its only value.
  */
-function adminCountsSql(attentionDay: string): SQL {
-  if (adminCountsStatement?.attentionDay !== attentionDay) {
-    adminCountsStatement = {
-      attentionDay,
-      query: sql`
-        select
-          ${statusCountSql('jobs', ['pending'])} as suggestions,
-          (${missionsCountSql({ unbatched: true })} + ${lotsCountSql('active')}) as missions_lots,
-          ${statusCountSql('technicians', ['pending'])} as techniciens,
-          (${statusCountSql('invoices', ['Facture envoyée'])} + ${statusCountSql('transfers', ['Enregistré'])}) as factures_virements,
-          ${statusCountSql('shipments', ['draft', 'in_transit'])} as expeditions,
-          ${allRowsCountSql('learning_resources')} as librairie,
-          ${devicesNeedingAttentionCountSql(attentionDay)} as parc_dae`,
-    };
-  }
-  return adminCountsStatement.query;
-}
+const adminCountsSql = () => sql`
+  select
+    ${statusCountSql('jobs', ['pending'])} as suggestions,
+    (${missionsCountSql({ unbatched: true })} + ${lotsCountSql('active')}) as missions_lots,
+    ${statusCountSql('technicians', ['pending'])} as techniciens,
+    (${statusCountSql('invoices', ['Facture envoyée'])} + ${statusCountSql('transfers', ['Enregistré'])}) as factures_virements,
+    ${statusCountSql('shipments', ['draft', 'in_transit'])} as expeditions,
+    ${allRowsCountSql('learning_resources')} as librairie,
+    ${devicesNeedingAttentionCountSql(sql.placeholder('attentionDay'))} as parc_dae`;
 
-/**
- * Admin tab badges, one query (docs/decisions/004): what waits for the administrator —
- * pending visits, unsorted missions + active lots, technicians to moderate, invoices to pay,
- * draft shipments, the size of the library, and the devices needing attention (Parc DAE).
- */
 export async function getAdminCounts(db: Db): Promise<AdminCounts> {
-  const result = await db.execute<Record<string, number>>(adminCountsSql(addDaysToDay(parisDay(), ATTENTION_WINDOW_DAYS)));
+  const result = await preparedSql<Record<string, number>>(db, 'admin-counts', adminCountsSql).execute({
+    attentionDay: addDaysToDay(parisDay(), ATTENTION_WINDOW_DAYS),
+  });
   const row = result.rows[0] ?? {};
   return {
     suggestions: Number(row.suggestions ?? 0),

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, count, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, ilike, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { centsToEuros } from '@maillon/common/format';
 import { MAP_LOTS_MAX, type AvailableLot, type AvailableLotsMap, type LotFilters, type LotSort } from '@maillon/common/schemas/lots';
@@ -7,6 +7,7 @@ import { missionBatches, technicians } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
 import { EARTH_RADIUS_M, lotTripFromHome, type GeoPoint } from '../../lib/geo';
 import { likePattern, windowTotal } from '../../lib/pagination';
+import { preparedSql } from '../../db/prepared-queries';
 import { technicianHomeColumns } from '../../lib/positions';
 import { openLotsCountSql, openLotsInDepartmentCountSql } from '../../lib/row-counts';
 
@@ -77,13 +78,66 @@ function filterConditions(filter: LotSearch & Pick<AvailableLotsFilter, 'lotId'>
  */
 const openLot = sql`${missionBatches.visibility} = 'visible' and ${missionBatches.status} <> 'completed' and not ${missionBatches.isSystem}`;
 
+/**
+ * The values of a lot search's statements. The statements below are written with `bind(name)`: inline values, built on
+ * each call (the map's query builder), or placeholders (`sql.placeholder`), rendered once per shape by preparedSql and
+ * given these values on each call (docs/decisions/032).
+ */
+type LotValues = {
+  department?: string | undefined;
+  tag?: string | undefined;
+  /** The free text as an ILIKE pattern. */
+  pattern?: string | undefined;
+  /** Home's point on the unit sphere, as `cube` text. */
+  point?: string | undefined;
+  /** The radius as a chord of the unit sphere. */
+  chord?: number | undefined;
+  technicianId?: string | null | undefined;
+  lotId?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+};
+type Bind = (name: keyof LotValues) => unknown;
+const inline = (values: LotValues): Bind => (name) => values[name];
+const placeholders: Bind = (name) => sql.placeholder(name);
+
+/**
+ * Home's point on the unit sphere, as lot_sites keeps its sites (maillon_unit_point, migration 0017), computed here and
+ * sent as one `cube` parameter: PostgreSQL reads it once when the statement is bound, instead of evaluating the function
+ * (a materialized CTE) on every call. Ordering by chord is still ordering by distance; sites at one point stay tied.
+ */
+function unitPointText(home: GeoPoint): string {
+  const rad = Math.PI / 180;
+  const cosLat = Math.cos(home.lat * rad);
+  return `(${cosLat * Math.cos(home.lon * rad)}, ${cosLat * Math.sin(home.lon * rad)}, ${Math.sin(home.lat * rad)})`;
+}
+
+/** The values of a search: its filters, home's point, the radius, the technician, the page. */
+function lotValues(filter: AvailableLotsFilter, home: GeoPoint | null): LotValues {
+  return {
+    department: filter.department,
+    tag: filter.tag,
+    pattern: filter.search ? likePattern(filter.search) : undefined,
+    point: home ? unitPointText(home) : undefined,
+    chord: filter.radius ? chordOfKm(filter.radius) : undefined,
+    technicianId: filter.technicianId,
+    lotId: filter.lotId,
+    limit: filter.limit,
+    offset: filter.offset,
+  };
+}
+
+/** What changes the text of a search's statements: which filters are present. */
+const searchShape = (filter: LotSearch & Pick<AvailableLotsFilter, 'lotId' | 'technicianId'>) =>
+  `${filter.department ? 'd' : ''}${filter.tag ? 't' : ''}${filter.search ? 's' : ''}${filter.lotId ? 'l' : ''}${filter.technicianId ? 'a' : ''}`;
+
 /** The same filters written on `mission_batches b`, for the statements written in SQL below. */
-function lotConditionsSql(filter: LotSearch): SQL[] {
+function lotConditionsSql(filter: LotSearch, bind: Bind): SQL[] {
   const conditions: SQL[] = [];
-  if (filter.department) conditions.push(sql`b.departments @> array[${filter.department}]::text[]`);
-  if (filter.tag) conditions.push(sql`b.tags @> array[${filter.tag}]::text[]`);
+  if (filter.department) conditions.push(sql`b.departments @> array[${bind('department')}]::text[]`);
+  if (filter.tag) conditions.push(sql`b.tags @> array[${bind('tag')}]::text[]`);
   if (filter.search) {
-    const pattern = likePattern(filter.search);
+    const pattern = bind('pattern');
     conditions.push(sql`(b.title ilike ${pattern} or b.description ilike ${pattern} or array_to_string(b.tags, ' ') ilike ${pattern})`);
   }
   return conditions;
@@ -93,18 +147,15 @@ function lotConditionsSql(filter: LotSearch): SQL[] {
  * The sites of a search in lot_sites, which holds the open lots' sites only, one row per department of their lot: the
  * department through the (department, site) index, the tag and the free text through the lot.
  */
-function siteConditionsSql(filter: LotSearch): SQL[] {
+function siteConditionsSql(filter: LotSearch, bind: Bind): SQL[] {
   const conditions: SQL[] = [];
-  if (filter.department) conditions.push(sql`s.department = ${filter.department}`);
-  const lot = lotConditionsSql({ tag: filter.tag, search: filter.search });
+  if (filter.department) conditions.push(sql`s.department = ${bind('department')}`);
+  const lot = lotConditionsSql({ tag: filter.tag, search: filter.search }, bind);
   if (lot.length) conditions.push(sql`s.batch_id in (select b.id from mission_batches b where ${sql.join(lot, sql` and `)})`);
   return conditions;
 }
 
 const whereAll = (conditions: SQL[]): SQL => (conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
-
-/** The sphere's point of a position, by the same SQL function as the sites of lot_sites (exact ties stay ties). */
-const unitPointSql = (home: GeoPoint) => sql`maillon_unit_point(${home.lat}::float8, ${home.lon}::float8)`;
 
 /** The chord of the unit sphere between two points `km` apart: lot_sites compares distances as chords. */
 function chordOfKm(km: number): number {
@@ -112,33 +163,36 @@ function chordOfKm(km: number): number {
 }
 
 /**
- * The lots of a search with a site within `radius` km of home, each with its nearest chord: the sites inside the cube
- * around home that holds the radius (GiST), then those within it.
+ * The lots of a search with a site within the radius of home (`chord`), each with its nearest chord: the sites inside
+ * the cube around home that holds the radius (GiST), then those within it.
  */
-function lotsWithinRadiusSql(filter: LotSearch, home: GeoPoint, radius: number): SQL {
-  const chord = chordOfKm(radius);
-  const conditions = [...siteConditionsSql(filter), sql`s.site <@ cube_enlarge(${unitPointSql(home)}, ${chord}::float8, 3)`];
+function lotsWithinRadiusSql(filter: LotSearch, bind: Bind): SQL {
+  const point = sql`${bind('point')}::cube`;
+  const chord = sql`${bind('chord')}::float8`;
+  const conditions = [...siteConditionsSql(filter, bind), sql`s.site <@ cube_enlarge(${point}, ${chord}, 3)`];
   return sql`
     select batch_id, min(chord) as chord from (
-      select s.batch_id, s.site <-> ${unitPointSql(home)} as chord from lot_sites s ${whereAll(conditions)}
+      select s.batch_id, s.site <-> ${point} as chord from lot_sites s ${whereAll(conditions)}
     ) near
-    where chord <= ${chord}::float8
+    where chord <= ${chord}
     group by batch_id`;
 }
 
 /**
  * What a list shows of a lot `b`, with the figures it keeps, as the JSON array the lot keeps in `list_json` (written by
- * a trigger from its own row, migration 0020, docs/decisions/030) with whether `technicianId` applied to it added at
+ * a trigger from its own row, migration 0020, docs/decisions/030) with whether the technician applied to it added at
  * its end (false for the admin): read back by toAvailableLot in LotTuple's order.
  */
-function lotJsonSql(technicianId: string | null): SQL {
-  const applied = technicianId ? sql`exists (select 1 from applications a where a.batch_id = b.id and a.technician_id = ${technicianId})` : sql`false`;
+function lotJsonSql(forTechnician: boolean, bind: Bind): SQL {
+  const applied = forTechnician
+    ? sql`exists (select 1 from applications a where a.batch_id = b.id and a.technician_id = ${bind('technicianId')})`
+    : sql`false`;
   return sql`left(b.list_json, -1) || ',' || (${applied})::text || ']'`;
 }
 
 /** A page of lots `b` in `order` as one JSON text (an empty array without a lot), parsed natively by Node. */
-const pageJsonSql = (order: SQL, technicianId: string | null) =>
-  sql`'[' || coalesce(string_agg(${lotJsonSql(technicianId)}, ',' order by ${order}), '') || ']'`;
+const pageJsonSql = (order: SQL, forTechnician: boolean, bind: Bind) =>
+  sql`'[' || coalesce(string_agg(${lotJsonSql(forTechnician, bind)}, ',' order by ${order}), '') || ']'`;
 
 /** A page of lots as the statements below answer it: the lots in order (JSON), their total, and how it was read. */
 type LotPageRow = {
@@ -151,9 +205,9 @@ type LotPageRow = {
  * The total of a search over the open lots `b`: the kept counts without a filter or with a department alone (027, 030),
  * else a count with `conditions` (lotConditionsSql of the same search, plus the lot of a map popup).
  */
-function openLotsTotalSql(filter: LotSearch & Pick<AvailableLotsFilter, 'lotId'>, conditions: SQL[]): SQL {
+function openLotsTotalSql(filter: LotSearch & Pick<AvailableLotsFilter, 'lotId'>, conditions: SQL[], bind: Bind): SQL {
   if (!conditions.length) return sql`(${openLotsCountSql()})::int`;
-  if (filter.department && conditions.length === 1) return openLotsInDepartmentCountSql(filter.department);
+  if (filter.department && conditions.length === 1) return sql`${openLotsInDepartmentCountSql(bind('department') as string | Placeholder)}`;
   return sql`(select count(*)::int from mission_batches b where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and ${sql.join(conditions, sql` and `)})`;
 }
 
@@ -167,15 +221,21 @@ const SITES_GROWTH = 8;
  * One page of the lots open to applications, filtered in SQL, with the figures each lot keeps (docs/decisions/030).
  * With the technician's address known, each lot carries its distance and estimated round trip, and the default order is
  * nearest first (docs/decisions/025): the lots' sites are walked in order of distance in the GiST index of lot_sites.
+ * Each statement is rendered once per shape (docs/decisions/032).
  */
 export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Promise<{ items: AvailableLot[]; total: number }> {
   const home = await findHome(db, filter.technicianId, filter.knownHome);
   const sort: LotSort = home ? (filter.sort ?? 'nearest') : 'recent';
-  if (home && filter.radius) return findLotsWithinRadius(db, filter, home, filter.radius, sort);
+  if (home && filter.radius) return findLotsWithinRadius(db, filter, home, sort);
   if (home && sort === 'nearest' && !filter.lotId) return findNearestLots(db, filter, home);
   return findRecentLots(db, filter, home);
 }
 
+/** A page's lots as the technician sees them, from the statement's JSON. */
+const pageOf = (row: LotPageRow, home: GeoPoint | null) => ({
+  items: (JSON.parse(row.lots) as LotTuple[]).map((lot) => toAvailableLot(lot, home)),
+  total: row.total,
+});
 
 /**
  * Nearest first, without a radius. The first sites of the search in order of distance (GiST KNN on lot_sites) bring
@@ -186,16 +246,28 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
  */
 async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint): Promise<{ items: AvailableLot[]; total: number }> {
   const end = filter.offset + filter.limit;
-  const lotConditions = lotConditionsSql(filter);
-  const total = openLotsTotalSql(filter, lotConditions);
-  const unlocated = [sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and b.geo_site_count = 0`, ...lotConditions];
+  const values = lotValues(filter, home);
   for (let sites = Math.max(FIRST_SITES_MIN, FIRST_SITES_PER_LOT * end); ; sites *= SITES_GROWTH) {
-    const result = await db.execute<LotPageRow & { sitesRead: number; complete: number }>(sql`
-      with home as materialized (select ${unitPointSql(home)} as point),
-      near as (
-        select s.batch_id, s.created_at, s.site <-> (select point from home) as chord
-        from lot_sites s ${whereAll(siteConditionsSql(filter))}
-        order by s.site <-> (select point from home)
+    const statement = preparedSql<LotPageRow & { sitesRead: number; complete: number }>(db, `lots nearest ${searchShape(filter)} ${sites}`, () =>
+      nearestLotsSql(filter, sites, placeholders),
+    );
+    const meta = (await statement.execute(values)).rows[0]!;
+    if (meta.sitesRead < sites || meta.complete >= end) return pageOf(meta, home);
+  }
+}
+
+/** The statement of findNearestLots reading the first `sites` sites (a literal: PostgreSQL keeps one generic plan). */
+function nearestLotsSql(filter: AvailableLotsFilter, sites: number, bind: Bind): SQL {
+  const lotConditions = lotConditionsSql(filter, bind);
+  const total = openLotsTotalSql(filter, lotConditions, bind);
+  const unlocated = [sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and b.geo_site_count = 0`, ...lotConditions];
+  const point = sql`${bind('point')}::cube`;
+  const order = sql`p.chord asc nulls last, p.created_at desc, p.batch_id`;
+  return sql`
+      with near as (
+        select s.batch_id, s.created_at, s.site <-> ${point} as chord
+        from lot_sites s ${whereAll(siteConditionsSql(filter, bind))}
+        order by s.site <-> ${point}
         limit ${sql.raw(String(sites))}
       ),
       lots as (select batch_id, created_at, min(chord) as chord from near group by batch_id, created_at),
@@ -208,53 +280,45 @@ async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoi
       page as (
         select batch_id, chord, created_at from ranked
         order by chord asc nulls last, created_at desc, batch_id
-        limit ${filter.limit} offset ${filter.offset}
+        limit ${bind('limit')} offset ${bind('offset')}
       )
       select e.n as "sitesRead", (select count(*)::int from lots l where l.chord < e.chord) as complete, ${total} as total,
-        (select ${pageJsonSql(sql`p.chord asc nulls last, p.created_at desc, p.batch_id`, filter.technicianId)}
+        (select ${pageJsonSql(order, Boolean(filter.technicianId), bind)}
           from page p join mission_batches b on b.id = p.batch_id) as lots
-      from edge e`);
-    const meta = result.rows[0]!;
-    if (meta.sitesRead < sites || meta.complete >= end) return { items: (JSON.parse(meta.lots) as LotTuple[]).map((lot) => toAvailableLot(lot, home)), total: meta.total };
-  }
+      from edge e`;
 }
 
-/** The lots with a site within `radius` km of home, nearest or most recent first, with their number (one statement). */
-async function findLotsWithinRadius(
-  db: Db,
-  filter: AvailableLotsFilter,
-  home: GeoPoint,
-  radius: number,
-  sort: LotSort,
-): Promise<{ items: AvailableLot[]; total: number }> {
-  const order = sort === 'nearest' ? sql`w.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`;
-  const result = await db.execute<LotPageRow>(sql`
-    with within as (${lotsWithinRadiusSql(filter, home, radius)}),
-    page as (
-      select w.chord, b.* from within w join mission_batches b on b.id = w.batch_id
-      order by ${order} limit ${filter.limit} offset ${filter.offset}
-    )
-    select (select count(*)::int from within) as total,
-      (select ${pageJsonSql(sort === 'nearest' ? sql`b.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`, filter.technicianId)} from page b) as lots`);
-  const page = result.rows[0]!;
-  return { items: (JSON.parse(page.lots) as LotTuple[]).map((lot) => toAvailableLot(lot, home)), total: page.total };
+/** The lots with a site within the radius of home, nearest or most recent first, with their number (one statement). */
+async function findLotsWithinRadius(db: Db, filter: AvailableLotsFilter, home: GeoPoint, sort: LotSort): Promise<{ items: AvailableLot[]; total: number }> {
+  const statement = preparedSql<LotPageRow>(db, `lots within ${sort} ${searchShape(filter)}`, () => {
+    const order = sort === 'nearest' ? sql`w.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`;
+    return sql`
+      with within as (${lotsWithinRadiusSql(filter, placeholders)}),
+      page as (
+        select w.chord, b.* from within w join mission_batches b on b.id = w.batch_id
+        order by ${order} limit ${placeholders('limit')} offset ${placeholders('offset')}
+      )
+      select (select count(*)::int from within) as total,
+        (select ${pageJsonSql(sort === 'nearest' ? sql`b.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`, Boolean(filter.technicianId), placeholders)} from page b) as lots`;
+  });
+  return pageOf((await statement.execute(lotValues(filter, home))).rows[0]!, home);
 }
 
 /** The most recent lots first (no address, « Les plus récents », one lot); distances for the page only. */
 async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint | null): Promise<{ items: AvailableLot[]; total: number }> {
-  const conditions = [...lotConditionsSql(filter), ...(filter.lotId ? [sql`b.id = ${filter.lotId}`] : [])];
-  const open = sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system`;
-  const where = sql.join([open, ...conditions], sql` and `);
   // One statement: the page walking mission_batches_open_idx (most recent first) with the figures each lot keeps, and
   // the total of the search from the kept counts, or counted on the same partial index (decision 014: round trips cost).
-  const total = openLotsTotalSql(filter, conditions);
-  const result = await db.execute<LotPageRow>(sql`
-    select ${total} as total,
-      (select ${pageJsonSql(sql`b.created_at desc, b.title, b.id`, filter.technicianId)} from (
-        select * from mission_batches b where ${where} order by b.created_at desc, b.title, b.id limit ${filter.limit} offset ${filter.offset}
-      ) b) as lots`);
-  const page = result.rows[0]!;
-  return { items: (JSON.parse(page.lots) as LotTuple[]).map((lot) => toAvailableLot(lot, home)), total: page.total };
+  const statement = preparedSql<LotPageRow>(db, `lots recent ${searchShape(filter)}`, () => {
+    const conditions = [...lotConditionsSql(filter, placeholders), ...(filter.lotId ? [sql`b.id = ${placeholders('lotId')}`] : [])];
+    const open = sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system`;
+    const where = sql.join([open, ...conditions], sql` and `);
+    return sql`
+      select ${openLotsTotalSql(filter, conditions, placeholders)} as total,
+        (select ${pageJsonSql(sql`b.created_at desc, b.title, b.id`, Boolean(filter.technicianId), placeholders)} from (
+          select * from mission_batches b where ${where} order by b.created_at desc, b.title, b.id limit ${placeholders('limit')} offset ${placeholders('offset')}
+        ) b) as lots`;
+  });
+  return pageOf((await statement.execute(lotValues(filter, home))).rows[0]!, home);
 }
 
 /** A lot as lotJsonSql writes it (mission_batches.list_json and `applied`), in its order. */
@@ -325,7 +389,9 @@ export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilt
   const located = and(
     openLot,
     sql`${missionBatches.geoSiteCount} > 0`,
-    ...(radius && home ? [sql`${missionBatches.id} in (select batch_id from (${lotsWithinRadiusSql(filter, home, radius)}) within)`] : []),
+    ...(radius && home
+      ? [sql`${missionBatches.id} in (select batch_id from (${lotsWithinRadiusSql(filter, inline({ ...filter, point: unitPointText(home), chord: chordOfKm(radius), pattern: filter.search ? likePattern(filter.search) : undefined }))}) within)`]
+      : []),
     ...conditions,
   );
   const order = home
