@@ -19,22 +19,24 @@ export interface TechnicianCounts {
   packages: number;
 }
 
-/** Tab badges of the technician dashboard (spec §2 count rules), in one query. */
+/** Tab badges of the technician dashboard (spec §2 count rules), in one statement rendered once (decision 032). */
 export async function getTechnicianCounts(db: Db, technicianId: string): Promise<TechnicianCounts> {
   // Lots and resources are counted by the database (row_counts, decision 027); the technician's own rows are a few
   // indexed lookups (each index starts with technician_id).
-  const result = await db.execute<Record<string, number>>(sql`
-    select
-      (select coalesce(sum(n), 0) from row_counts where table_name = 'learning_resources')::int as formation_total,
-      (select count(*) from resource_views rv join learning_resources lr on lr.id = rv.resource_id
-        where rv.technician_id = ${technicianId})::int as formation_read,
-      ${openLotsCountSql()}::int as find_missions,
-      (select count(*) from applications
-        where technician_id = ${technicianId} and status in ('Recruté', 'En attente', 'Terminé'))::int as applications,
-      ((select count(*) from invoices where technician_id = ${technicianId} and status = 'Facture à soumettre')
-        + (select count(*) from transfers where technician_id = ${technicianId} and status = 'Enregistré'))::int as revenue,
-      (select count(*) from shipments where technician_id = ${technicianId} and status = 'in_transit')::int as packages
-  `);
+  const result = await preparedSql<Record<string, number>>(db, 'technician-counts', () => {
+    const technician = sql.placeholder('technicianId');
+    return sql`
+      select
+        (select coalesce(sum(n), 0) from row_counts where table_name = 'learning_resources')::int as formation_total,
+        (select count(*) from resource_views rv join learning_resources lr on lr.id = rv.resource_id
+          where rv.technician_id = ${technician})::int as formation_read,
+        ${openLotsCountSql()}::int as find_missions,
+        (select count(*) from applications
+          where technician_id = ${technician} and status in ('Recruté', 'En attente', 'Terminé'))::int as applications,
+        ((select count(*) from invoices where technician_id = ${technician} and status = 'Facture à soumettre')
+          + (select count(*) from transfers where technician_id = ${technician} and status = 'Enregistré'))::int as revenue,
+        (select count(*) from shipments where technician_id = ${technician} and status = 'in_transit')::int as packages`;
+  }).execute({ technicianId });
   const row = result.rows[0] ?? {};
   return {
     formation: { total: Number(row.formation_total ?? 0), read: Number(row.formation_read ?? 0) },

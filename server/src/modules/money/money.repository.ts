@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminInvoiceFilters, InvoiceChip } from '@maillon/common/schemas/money';
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
+import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
 import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
@@ -108,28 +109,47 @@ export async function findTechnicianForMoney(tx: DbOrTx, technicianId: string) {
 
 /* ------------------------------------------------------------ technician lists ------------------------------------------------------------ */
 
+/**
+ * A technician's invoices, most recent first, and their number: both queries built once per database with their values
+ * as placeholders (db/prepared-queries.ts), a read every technician's « Mes revenus » tab makes.
+ */
 export async function listTechnicianInvoices(tx: DbOrTx, technicianId: string, page: { limit: number; offset: number }) {
-  const where = eq(invoices.technicianId, technicianId);
-  const [rows, [total]] = await Promise.all([
-    tx.select(invoiceColumns).from(invoices).where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(page.limit).offset(page.offset),
-    tx.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where),
-  ]);
+  const where = eq(invoices.technicianId, sql.placeholder('technicianId'));
+  const pageQuery = preparedQuery(tx, 'technician-invoices', () =>
+    tx
+      .select(invoiceColumns)
+      .from(invoices)
+      .where(where)
+      .orderBy(desc(invoices.createdAt), desc(invoices.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('maillon_technician_invoices'),
+  );
+  const totalQuery = preparedQuery(tx, 'technician-invoices-total', () =>
+    tx.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where).prepare('maillon_technician_invoices_total'),
+  );
+  const [rows, [total]] = await Promise.all([pageQuery.execute({ technicianId, ...page }), totalQuery.execute({ technicianId })]);
   return { rows, total: Number(total?.n ?? 0) };
 }
 
+/** A technician's transfers, most recent first, and their number (built once, as listTechnicianInvoices). */
 export async function listTechnicianTransfers(tx: DbOrTx, technicianId: string, page: { limit: number; offset: number }) {
-  const where = eq(transfers.technicianId, technicianId);
-  const [rows, [total]] = await Promise.all([
+  const where = eq(transfers.technicianId, sql.placeholder('technicianId'));
+  const pageQuery = preparedQuery(tx, 'technician-transfers', () =>
     tx
       .select({ ...transferColumns, missionTitle: invoices.missionTitle })
       .from(transfers)
       .leftJoin(invoices, eq(invoices.id, transfers.invoiceId))
       .where(where)
       .orderBy(desc(transfers.createdAt), desc(transfers.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where),
-  ]);
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('maillon_technician_transfers'),
+  );
+  const totalQuery = preparedQuery(tx, 'technician-transfers-total', () =>
+    tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where).prepare('maillon_technician_transfers_total'),
+  );
+  const [rows, [total]] = await Promise.all([pageQuery.execute({ technicianId, ...page }), totalQuery.execute({ technicianId })]);
   return { rows, total: Number(total?.n ?? 0) };
 }
 
