@@ -27,16 +27,22 @@ export interface PreparedSql<Row> {
   execute(values?: Record<string, unknown>): Promise<{ rows: Row[] }>;
 }
 
+/** Statements written in SQL, rendered (text and parameters, placeholders included), by shape. */
+const renderedSql = new Map<string, ReturnType<PgDialect['sqlToQuery']>>();
+
 /**
- * A hot statement written in SQL (`sql\`…\``), rendered to text once per database and shape, its values as
+ * A hot statement written in SQL (`sql\`…\``), rendered to text once per shape, its values as
  * `sql.placeholder('name')` given to `execute` (docs/decisions/032). `db.execute(sql…)` walks every chunk of the
  * template again on each call, escaping names and numbering parameters: for the larger statements that was a fifth of
- * a request's Node time. Same rules as preparedQuery for `shape`; runs through the database's own session (logger,
- * driver, change tracking).
+ * a request's Node time. Same rule as preparedQuery for `shape`. The text does not depend on the database, so a
+ * transaction reuses it too; each call runs through the session of `db` (its transaction, logger, driver, change
+ * tracking).
  */
 export function preparedSql<Row extends Record<string, unknown>>(db: DbOrTx, shape: string, build: () => SQL): PreparedSql<Row> {
-  return preparedQuery(db, `sql ${shape}`, () => {
-    const prepared = db._.session.prepareQuery(dialect.sqlToQuery(build()), undefined, undefined, false);
-    return { execute: (values) => prepared.execute(values) as Promise<{ rows: Row[] }> };
-  });
+  let query = renderedSql.get(shape);
+  if (!query) renderedSql.set(shape, (query = dialect.sqlToQuery(build())));
+  const rendered = query;
+  return {
+    execute: (values) => db._.session.prepareQuery(rendered, undefined, undefined, false).execute(values) as Promise<{ rows: Row[] }>,
+  };
 }

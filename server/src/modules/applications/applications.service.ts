@@ -5,12 +5,12 @@ import { APPLICATION_PILL_STATUSES, APPLICATION_PILLS, type ApplicationPill, typ
 import { centsToEuros } from '@maillon/common/format';
 import type { Application, ApplicationPillCounts, TechnicianApplication, TreatedDevice } from '@maillon/common/schemas/applications';
 import type { Db, Tx } from '../../db/client';
-import { applications, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
+import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { pageTotal, windowTotal } from '../../lib/pagination';
-import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
+import { RECRUITED } from '../lifecycle/lifecycle.service';
 import { sortedModels } from '../mission-batches/mission-batches.service';
-import { preparedQuery } from '../../db/prepared-queries';
+import { preparedQuery, preparedSql } from '../../db/prepared-queries';
 
 type ApplicationRow = typeof applications.$inferSelect;
 
@@ -38,29 +38,75 @@ function toApplication(row: Pick<ApplicationRow, 'id' | 'batchId' | 'missionId' 
   };
 }
 
-/** decisions.md §4: only an active technician who has viewed every current training module may apply. */
-async function assertTechnicianMayApply(tx: Tx, technicianId: string): Promise<void> {
-  const [technician] = await tx.select({ status: technicians.status }).from(technicians).where(eq(technicians.id, technicianId)).limit(1);
-  if (!technician) throw new AppError('NOT_FOUND', 'Technicien introuvable');
-  if (technician.status === 'pending') throw new AppError('FORBIDDEN', MESSAGES.accountPending);
-  if (technician.status !== 'active') throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
-  const unread = await tx.execute<{ n: number }>(sql`
-    select count(*)::int as n from learning_resources lr
-    where not exists (select 1 from resource_views rv where rv.resource_id = lr.id and rv.technician_id = ${technicianId})`);
-  if (Number(unread.rows[0]?.n ?? 0) > 0) throw new AppError('FORBIDDEN', MESSAGES.trainingIncomplete);
+/** The lot an application goes to, as locked by lockLot (null: no such lot). */
+type LockedLot = { visibility: string; status: string; isSystem: boolean } | null;
+
+/**
+ * Locks the lot row (applications to one lot are serialised) and reads what decides whether it is open, in one
+ * statement. The checks that read other rows run in the next statement, after the lock: under READ COMMITTED its new
+ * snapshot sees what a previous holder of the lock committed (an application, a recruit), which this statement's
+ * snapshot, taken before waiting for the lock, might not (docs/decisions/030).
+ */
+async function lockLot(tx: Tx, batchId: string | null): Promise<LockedLot> {
+  if (!batchId) return null;
+  const result = await preparedSql<{ visibility: string; status: string; is_system: boolean }>(tx, 'application-lock-lot', () =>
+    sql`select visibility, status, is_system from mission_batches where id = ${sql.placeholder('batchId')} for update`,
+  ).execute({ batchId });
+  const lot = result.rows[0];
+  return lot ? { visibility: lot.visibility, status: lot.status, isSystem: lot.is_system } : null;
+}
+
+interface ApplicationChecks {
+  /** The technician's status; null when there is no such technician. */
+  status: string | null;
+  /** Training modules the technician has not viewed yet. */
+  unread: number;
+  /** The technician already applied (to this lot, or to this mission). */
+  applied: boolean;
+  /** A technician is recruited on the lot. */
+  recruited: boolean;
 }
 
 /**
- * Locks the lot row (applications to one lot are serialised) and checks it is open: visible, not the system lot
- * (otherwise 404: technicians never see them), not completed, no technician recruited yet.
+ * Everything else an application is checked against, read in one statement after the lot's lock: the technician's
+ * status and unread training (decisions.md §4: only an active technician who has viewed every current training module
+ * may apply), an earlier application, a recruit on the lot.
  */
-async function lockOpenLot(tx: Tx, batchId: string): Promise<void> {
-  await tx.execute(sql`select id from mission_batches where id = ${batchId} for update`);
-  const [lot] = await tx
-    .select({ visibility: missionBatches.visibility, status: missionBatches.status, isSystem: missionBatches.isSystem })
-    .from(missionBatches)
-    .where(eq(missionBatches.id, batchId))
-    .limit(1);
+async function readApplicationChecks(
+  tx: Tx,
+  target: { technicianId: string; batchId: string | null } & ({ missionId: string } | { missionId?: undefined }),
+): Promise<ApplicationChecks> {
+  const byMission = target.missionId !== undefined;
+  const result = await preparedSql<{ status: string | null; unread: number; applied: boolean; recruited: boolean }>(
+    tx,
+    `application-checks ${byMission ? 'mission' : 'lot'}`,
+    () => {
+      const technician = sql.placeholder('technicianId');
+      const batch = sql.placeholder('batchId');
+      const earlier = byMission ? sql`mission_id = ${sql.placeholder('missionId')}` : sql`batch_id = ${batch}`;
+      const recruited = sql.join(RECRUITED.map((status) => sql`${status}`), sql`, `);
+      return sql`
+        select (select status from technicians where id = ${technician}) as status,
+          (select count(*)::int from learning_resources lr
+            where not exists (select 1 from resource_views rv where rv.resource_id = lr.id and rv.technician_id = ${technician})) as unread,
+          exists (select 1 from applications where ${earlier} and technician_id = ${technician}) as applied,
+          exists (select 1 from applications where batch_id = ${batch} and status in (${recruited})) as recruited`;
+    },
+  ).execute({ technicianId: target.technicianId, batchId: target.batchId, ...(byMission ? { missionId: target.missionId } : {}) });
+  const row = result.rows[0]!;
+  return { status: row.status, unread: Number(row.unread), applied: row.applied, recruited: row.recruited };
+}
+
+/** The technician's refusals first (not found, pending, inactive, training), as before any lot is looked at. */
+function assertTechnicianMayApply(checks: ApplicationChecks): void {
+  if (checks.status === null) throw new AppError('NOT_FOUND', 'Technicien introuvable');
+  if (checks.status === 'pending') throw new AppError('FORBIDDEN', MESSAGES.accountPending);
+  if (checks.status !== 'active') throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
+  if (checks.unread > 0) throw new AppError('FORBIDDEN', MESSAGES.trainingIncomplete);
+}
+
+/** Open: visible, not the system lot (otherwise 404: technicians never see them), not completed. */
+function assertLotOpen(lot: LockedLot): void {
   if (!lot || lot.visibility !== 'visible' || lot.isSystem) throw new AppError('NOT_FOUND', MESSAGES.lotNotFound);
   if (lot.status === 'completed') throw new AppError('INVALID_TRANSITION', MESSAGES.lotCompleted);
 }
@@ -68,15 +114,13 @@ async function lockOpenLot(tx: Tx, batchId: string): Promise<void> {
 /** POST /api/applications/batch: one application per technician and lot, status "En attente". */
 export async function applyToBatch(db: Db, { batchId, technicianId }: { batchId: string; technicianId: string }): Promise<Application> {
   return db.transaction(async (tx) => {
-    await assertTechnicianMayApply(tx, technicianId);
-    await lockOpenLot(tx, batchId);
-    const [existing] = await tx
-      .select({ id: applications.id })
-      .from(applications)
-      .where(and(eq(applications.batchId, batchId), eq(applications.technicianId, technicianId)))
-      .limit(1);
-    if (existing) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyApplied);
-    if (await getRecruitedTechnicianId(tx, batchId)) throw new AppError('ALREADY_ASSIGNED', MESSAGES.alreadyAssigned);
+    // Three statements before the insert (were six): each round trip waits its turn on a busy server.
+    const lot = await lockLot(tx, batchId);
+    const checks = await readApplicationChecks(tx, { technicianId, batchId });
+    assertTechnicianMayApply(checks);
+    assertLotOpen(lot);
+    if (checks.applied) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyApplied);
+    if (checks.recruited) throw new AppError('ALREADY_ASSIGNED', MESSAGES.alreadyAssigned);
     // The unique (technician, lot) constraint is the last guard if two requests slip past the checks.
     const [created] = await tx
       .insert(applications)
@@ -94,18 +138,16 @@ export async function applyToMission(
   { missionId, technicianId, status }: { missionId: string; technicianId: string; status: 'pending' | 'En attente' },
 ): Promise<Application> {
   return db.transaction(async (tx) => {
-    await assertTechnicianMayApply(tx, technicianId);
     const [mission] = await tx.select({ batchId: missions.batchId, status: missions.status }).from(missions).where(eq(missions.id, missionId)).limit(1);
-    if (!mission?.batchId) throw new AppError('NOT_FOUND', MESSAGES.missionNotFound);
-    await lockOpenLot(tx, mission.batchId);
+    const batchId = mission?.batchId ?? null;
+    const lot = await lockLot(tx, batchId);
+    const checks = await readApplicationChecks(tx, { technicianId, batchId, missionId });
+    assertTechnicianMayApply(checks);
+    if (!mission || !batchId) throw new AppError('NOT_FOUND', MESSAGES.missionNotFound);
+    assertLotOpen(lot);
     if (mission.status === 'completed' || mission.status === 'cancelled') throw new AppError('INVALID_TRANSITION', MESSAGES.lotCompleted);
-    const [existing] = await tx
-      .select({ id: applications.id })
-      .from(applications)
-      .where(and(eq(applications.missionId, missionId), eq(applications.technicianId, technicianId)))
-      .limit(1);
-    if (existing) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyAppliedMission);
-    if (await getRecruitedTechnicianId(tx, mission.batchId)) throw new AppError('ALREADY_ASSIGNED', MESSAGES.alreadyAssigned);
+    if (checks.applied) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyAppliedMission);
+    if (checks.recruited) throw new AppError('ALREADY_ASSIGNED', MESSAGES.alreadyAssigned);
     const [created] = await tx.insert(applications).values({ missionId, technicianId, status }).onConflictDoNothing().returning();
     if (!created) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyAppliedMission);
     return toApplication(created);

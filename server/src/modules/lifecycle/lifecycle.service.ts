@@ -10,7 +10,8 @@ import { refreshLotsGeometry } from '../../lib/positions';
  * Every function takes the caller's transaction: the whole change commits or nothing does.
  */
 
-const RECRUITED = ['Recruté', 'Terminé'] as const;
+/** The statuses of an application whose technician holds the lot. */
+export const RECRUITED = ['Recruté', 'Terminé'] as const;
 
 export async function ensureSystemLot(tx: DbOrTx): Promise<string> {
   const [existing] = await tx.select({ id: missionBatches.id }).from(missionBatches).where(eq(missionBatches.isSystem, true)).limit(1);
