@@ -2,7 +2,8 @@
  * npm run bench:quick -w server -- '<endpoint name regex>' — one short autocannon run per selected endpoint against
  * one server (BENCH_DATABASE_URL, READ_CACHE off unless BENCH_CACHE=true): for working on one read at a time on a
  * shared machine, without the full bench. BENCH_DURATION (s, default 5) after BENCH_WARMUP (s, default 2),
- * BENCH_CONNECTIONS (default 32); prints the CPU each request cost the server and PostgreSQL (cpu.ts).
+ * BENCH_CONNECTIONS (default 32), BENCH_TECHNICIANS (signed-in technicians, homes spread over France; default 32 as the
+ * full bench); prints the CPU each request cost the server and PostgreSQL (cpu.ts).
  */
 import autocannon from 'autocannon';
 import { startCpuSample } from './cpu';
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/api/public/config`);
-    const technicians = await loginTechnicians(base, 8);
+    const technicians = await loginTechnicians(base, Number(process.env.BENCH_TECHNICIANS ?? 32));
     const admin = [await loginAs(base)];
     for (const endpoint of selectedEndpoints(process.argv[2])) {
       const sessions = endpoint.area === 'admin' ? admin : technicians;
