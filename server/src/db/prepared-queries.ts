@@ -29,20 +29,28 @@ export interface PreparedSql<Row> {
 
 /** Statements written in SQL, rendered (text and parameters, placeholders included), by shape. */
 const renderedSql = new Map<string, ReturnType<PgDialect['sqlToQuery']>>();
+/**
+ * Shapes kept at most: a shape may carry a number a client chooses (the sites a nearest-first page reads grow with its
+ * offset), so past this many a statement is rendered for its call only instead of being kept for ever.
+ */
+export const RENDERED_SQL_MAX = 1000;
 
 /**
  * A hot statement written in SQL (`sql\`…\``), rendered to text once per shape, its values as
  * `sql.placeholder('name')` given to `execute` (docs/decisions/032). `db.execute(sql…)` walks every chunk of the
  * template again on each call, escaping names and numbering parameters: for the larger statements that was a fifth of
- * a request's Node time. Same rule as preparedQuery for `shape`. The text does not depend on the database, so a
+ * a request's Node time. Same rule as preparedQuery for `shape`; at most RENDERED_SQL_MAX shapes are kept. The text does not depend on the database, so a
  * transaction reuses it too; each call runs through the session of `db` (its transaction, logger, driver, change
  * tracking).
  */
 export function preparedSql<Row extends Record<string, unknown>>(db: DbOrTx, shape: string, build: () => SQL): PreparedSql<Row> {
-  let query = renderedSql.get(shape);
-  if (!query) renderedSql.set(shape, (query = dialect.sqlToQuery(build())));
-  const rendered = query;
+  let rendered = renderedSql.get(shape);
+  if (!rendered) {
+    rendered = dialect.sqlToQuery(build());
+    if (renderedSql.size < RENDERED_SQL_MAX) renderedSql.set(shape, rendered);
+  }
+  const query = rendered;
   return {
-    execute: (values) => db._.session.prepareQuery(rendered, undefined, undefined, false).execute(values) as Promise<{ rows: Row[] }>,
+    execute: (values) => db._.session.prepareQuery(query, undefined, undefined, false).execute(values) as Promise<{ rows: Row[] }>,
   };
 }

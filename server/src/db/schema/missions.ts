@@ -175,7 +175,6 @@ export const jobs = pgTable(
     clientName: text().notNull(),
     defibrillatorModel: text().notNull(),
     visitType: text().notNull(),
-    // COLLATE "C" (migration 0021): compared byte by byte in the (department, site) GiST index.
     department: text().notNull(),
     completionLink: text().notNull(),
     address: text().notNull(),

@@ -74,6 +74,11 @@ const adminCountsSql = () => sql`
     ${allRowsCountSql('learning_resources')} as librairie,
     ${devicesNeedingAttentionCountSql(sql.placeholder('attentionDay'))} as parc_dae`;
 
+/**
+ * Admin tab badges, one query (docs/decisions/004): what waits for the administrator —
+ * pending visits, unsorted missions + active lots, technicians to moderate, invoices to pay,
+ * draft shipments, the size of the library, and the devices needing attention (Parc DAE).
+ */
 export async function getAdminCounts(db: Db): Promise<AdminCounts> {
   const result = await preparedSql<Record<string, number>>(db, 'admin-counts', adminCountsSql).execute({
     attentionDay: addDaysToDay(parisDay(), ATTENTION_WINDOW_DAYS),
