@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { availableLotSchema, availableLotsMapSchema } from '@maillon/common/schemas/lots';
 import { missionBatches, missions, technicians } from '../../db/schema';
 import { backfillPositions, refreshLotsGeometry } from '../../lib/positions';
-import { FIRST_SITES_MIN } from './mission-batches.service';
+import { FIRST_SITES_MIN, findAvailableLots } from './mission-batches.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
 /**
@@ -433,6 +433,28 @@ describe('nearest first walks the open lots\' sites in order of distance (lot_si
     const { ids: seen, totals } = await pages(`tag=${encodeURIComponent(tag)}&sort=nearest`, 9, expected.length);
     expect(seen).toEqual(order(expected));
     expect(new Set(totals)).toEqual(new Set([expected.length]));
+  });
+
+  it('reads a first page whose lots are all tied in one statement: the sites as far as the last one read come with it', async () => {
+    // Count the statements the search runs (preparedSql runs each through the session's prepareQuery).
+    let statements = 0;
+    const session = ctx.db._.session;
+    const counting = new Proxy(session, {
+      get(target, key, receiver) {
+        if (key !== 'prepareQuery') return Reflect.get(target, key, receiver);
+        return (...args: Parameters<typeof session.prepareQuery>) => {
+          statements += 1;
+          return session.prepareQuery(...args);
+        };
+      },
+    });
+    const db = Object.assign(Object.create(Object.getPrototypeOf(ctx.db) as object) as typeof ctx.db, ctx.db, { _: { ...ctx.db._, session: counting } });
+    const page = await findAvailableLots(db, { technicianId: lyon.technician.id, knownHome: destination(LYON_1, 3, 200), tag, sort: 'nearest', limit: 9, offset: 0 });
+    expect(statements).toBe(1);
+    // From the tied point every tied lot is at 0 m: the most recent first, then by id.
+    const tied = expected.slice(0, TIED).map((e) => ({ ...e, km: 0 }));
+    expect(page.items.map((l) => l.id)).toEqual(order(tied).slice(0, 9));
+    expect(page.items.every((l) => l.distance === 0)).toBe(true);
   });
 
   it('filters by department through its own index, with the same order', async () => {

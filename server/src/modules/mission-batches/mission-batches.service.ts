@@ -238,11 +238,12 @@ const pageOf = (row: LotPageRow, home: GeoPoint | null) => ({
 });
 
 /**
- * Nearest first, without a radius. The first sites of the search in order of distance (GiST KNN on lot_sites) bring
- * their lots in order, each at its nearest site: a lot seen strictly before the last site read is in its final place.
- * When the page needs more lots than that (lots with many sites near home, exact ties), the statement runs again and
- * reads eight times more sites, until it has read them all; the lots without a located site then follow, most recent
- * first. The total is every open lot of the search (the kept count without a filter).
+ * Nearest first, without a radius. The first sites of the search in order of distance (GiST KNN on lot_sites), with
+ * every site as far as the last one (`with ties`: many lots at one address, or at the same approximate point), bring
+ * their lots in order, each at its nearest site: every site up to that distance has been read, so every lot seen is in
+ * its final place. When the page needs more lots than that (lots with many sites near home), the statement runs again
+ * and reads eight times more sites, until it has read them all; the lots without a located site then follow, most
+ * recent first. The total is every open lot of the search (the kept count without a filter).
  */
 async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint): Promise<{ items: AvailableLot[]; total: number }> {
   const end = filter.offset + filter.limit;
@@ -268,12 +269,12 @@ function nearestLotsSql(filter: AvailableLotsFilter, sites: number, bind: Bind):
         select s.batch_id, s.created_at, s.site <-> ${point} as chord
         from lot_sites s ${whereAll(siteConditionsSql(filter, bind))}
         order by s.site <-> ${point}
-        limit ${sql.raw(String(sites))}
+        fetch first ${sql.raw(String(sites))} rows with ties
       ),
       lots as (select batch_id, created_at, min(chord) as chord from near group by batch_id, created_at),
-      edge as (select count(*)::int as n, max(chord) as chord from near),
+      edge as (select count(*)::int as n from near),
       ranked as (
-        select l.batch_id, l.chord, l.created_at from lots l, edge e where e.n < ${sql.raw(String(sites))} or l.chord < e.chord
+        select batch_id, chord, created_at from lots
         union all
         select b.id, null, b.created_at from mission_batches b ${whereAll(unlocated)} and (select n from edge) < ${sql.raw(String(sites))}
       ),
@@ -282,7 +283,7 @@ function nearestLotsSql(filter: AvailableLotsFilter, sites: number, bind: Bind):
         order by chord asc nulls last, created_at desc, batch_id
         limit ${bind('limit')} offset ${bind('offset')}
       )
-      select e.n as "sitesRead", (select count(*)::int from lots l where l.chord < e.chord) as complete, ${total} as total,
+      select e.n as "sitesRead", (select count(*)::int from lots) as complete, ${total} as total,
         (select ${pageJsonSql(order, Boolean(filter.technicianId), bind)}
           from page p join mission_batches b on b.id = p.batch_id) as lots
       from edge e`;
