@@ -359,30 +359,48 @@ export function estimateRoundTrip(home: GeoPoint, sites: readonly GeoPoint[]): L
   return lotTripFromHome(home, sites.map((p) => p.lat), sites.map((p) => p.lon))?.roundTrip ?? null;
 }
 
+/** lotTripFromHome's working arrays for up to `size` points (home and the distinct sites). */
+function scratchFor(size: number) {
+  return {
+    size,
+    lats: new Float64Array(size),
+    lons: new Float64Array(size),
+    cosLat: new Float64Array(size),
+    d: new Float64Array(size * size),
+    tour: new Int32Array(size),
+    visited: new Uint8Array(size),
+  };
+}
+/** Points of the arrays every call reuses (it never yields); a lot with more sites has its own for its call. */
+const SCRATCH_POINTS = 64;
+const scratch = scratchFor(SCRATCH_POINTS);
+
 /**
  * What a lot list shows of a lot's sites from home, in one pass: the distance to the nearest site (haversineMetres,
  * rounded) and the estimated round trip (estimateRoundTrip: nearest neighbour then 2-opt below TWO_OPT_MAX_STOPS, then
  * × ROAD_FACTOR at AVERAGE_SPEED_KMH), from one symmetric distance matrix in a flat array, the cosines computed once per
  * point: a page of lots computes twenty of these per request. Sites as the parallel arrays a lot keeps (duplicates
- * counted once); null without a site.
+ * counted once); null without a site. Its arrays are reused from call to call rather than allocated.
  */
 export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: readonly number[]): { nearest: number; roundTrip: Leg } | null {
   const rad = Math.PI / 180;
-  const pointLats: number[] = [home.lat];
-  const pointLons: number[] = [home.lon];
+  const { lats: pointLats, lons: pointLons, cosLat, d, tour, visited } = lats.length < SCRATCH_POINTS ? scratch : scratchFor(lats.length + 1);
+  pointLats[0] = home.lat;
+  pointLons[0] = home.lon;
+  let n = 1;
   for (let i = 0; i < lats.length; i += 1) {
+    const lat = lats[i]!;
+    const lon = lons[i]!;
     let seen = false;
-    for (let j = 1; j < pointLats.length && !seen; j += 1) seen = pointLats[j] === lats[i] && pointLons[j] === lons[i];
+    for (let j = 1; j < n && !seen; j += 1) seen = pointLats[j] === lat && pointLons[j] === lon;
     if (!seen) {
-      pointLats.push(lats[i]!);
-      pointLons.push(lons[i]!);
+      pointLats[n] = lat;
+      pointLons[n] = lon;
+      n += 1;
     }
   }
-  const n = pointLats.length;
   if (n === 1) return null;
-  const cosLat = new Float64Array(n);
   for (let i = 0; i < n; i += 1) cosLat[i] = Math.cos(pointLats[i]! * rad);
-  const d = new Float64Array(n * n);
   for (let i = 0; i < n; i += 1) {
     for (let j = i + 1; j < n; j += 1) {
       // haversineMetres(point i, point j), which is symmetric to the last bit.
@@ -394,9 +412,9 @@ export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: r
   }
   let nearest = Infinity;
   for (let j = 1; j < n; j += 1) nearest = Math.min(nearest, d[j]!);
+  tour[0] = 0;
+  visited.fill(0, 0, n);
   // Nearest neighbour from home, then 2-opt (reverse a segment) until no move shortens the tour.
-  const tour = new Int32Array(n);
-  const visited = new Uint8Array(n);
   for (let k = 1, current = 0; k < n; k += 1) {
     let best = -1;
     for (let candidate = 1; candidate < n; candidate += 1) {
@@ -417,7 +435,11 @@ export function lotTripFromHome(home: GeoPoint, lats: readonly number[], lons: r
           const e = tour[(j + 1) % n]!;
           if (a === e) continue;
           if (d[a * n + c]! + d[b * n + e]! - d[a * n + b]! - d[c * n + e]! < -EPSILON) {
-            for (let l = i + 1, r = j; l < r; l += 1, r -= 1) [tour[l], tour[r]] = [tour[r]!, tour[l]!];
+            for (let l = i + 1, r = j; l < r; l += 1, r -= 1) {
+              const stop = tour[l]!;
+              tour[l] = tour[r]!;
+              tour[r] = stop;
+            }
             improved = true;
           }
         }

@@ -15,6 +15,15 @@ export function setTotal(reply: FastifyReply, total: number): void {
   reply.header('Access-Control-Expose-Headers', 'X-Total-Count');
 }
 
+/**
+ * Sends a list the service already wrote as JSON text (docs/decisions/033): Fastify sends a string with a JSON content
+ * type as it is, without the route's serializer. The text must satisfy the route's response schema, which stays
+ * declared for the access matrix and the API reference; the route's tests parse it with that schema.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
 /** Escapes LIKE wildcards in user search text. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -59,10 +59,14 @@ export const missionBatches = pgTable(
     applicationCount: integer().notNull().default(0),
     hasRecruit: boolean().notNull().default(false),
     /**
-     * The lot as the technician's lists answer it, a JSON array written by a BEFORE trigger from the row itself on every
-     * insert and update (migration 0020): a page of « Trouver des missions » joins these texts instead of building JSON.
+     * The lot as the technician's lists answer it, the JSON object of AvailableLot but for what depends on the reader
+     * (distance, round trip, whether they applied) and the models (sorted in French by the server): written by a BEFORE
+     * trigger from the row itself on every insert and update (migrations 0020, 0022). A page of « Trouver des missions »
+     * sends these texts as they are, without parsing or serialising them (docs/decisions/033).
      */
-    listJson: text().notNull().default('[]'),
+    listJson: text().notNull().default('{}'),
+    /** The coordinates of the lot's sites, `[lats, lons]` in JSON, written by the same trigger: the server's round trips. */
+    listSites: text().notNull().default('[[],[]]'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

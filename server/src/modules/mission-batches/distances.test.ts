@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
 import { availableLotSchema, availableLotsMapSchema } from '@maillon/common/schemas/lots';
 import { missionBatches, missions, technicians } from '../../db/schema';
 import { backfillPositions, refreshLotsGeometry } from '../../lib/positions';
@@ -453,8 +454,9 @@ describe('nearest first walks the open lots\' sites in order of distance (lot_si
     expect(statements).toBe(1);
     // From the tied point every tied lot is at 0 m: the most recent first, then by id.
     const tied = expected.slice(0, TIED).map((e) => ({ ...e, km: 0 }));
-    expect(page.items.map((l) => l.id)).toEqual(order(tied).slice(0, 9));
-    expect(page.items.every((l) => l.distance === 0)).toBe(true);
+    const items = z.array(availableLotSchema.strict()).parse(JSON.parse(page.json));
+    expect(items.map((l) => l.id)).toEqual(order(tied).slice(0, 9));
+    expect(items.every((l) => l.distance === 0)).toBe(true);
   });
 
   it('filters by department through its own index, with the same order', async () => {

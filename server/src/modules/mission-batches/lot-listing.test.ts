@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
+import { centsToEuros } from '@maillon/common/format';
+import { availableLotSchema } from '@maillon/common/schemas/lots';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { applications, missionBatches, missions } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -50,18 +54,37 @@ async function keptAndRecomputed(db: Db): Promise<{ kept: Record<string, Figures
   };
 }
 
+/**
+ * What the lists show of a lot but for what depends on the reader, written here in JavaScript from its columns as the
+ * server wrote it before migration 0022: the reference for the list_json the trigger writes.
+ */
+function expectedListJson(b: typeof missionBatches.$inferSelect) {
+  return {
+    id: b.id,
+    title: b.title,
+    description: b.description?.trim() ? b.description : DEFAULT_LOT_DESCRIPTION,
+    price: centsToEuros(b.priceCents),
+    departments: b.departments,
+    tags: b.tags,
+    deadline: b.deadline?.toISOString() ?? null,
+    defibrillatorCount: b.missionCount,
+    candidateCount: b.applicationCount,
+    missionDepartments: b.missionDepartments,
+    isAssigned: b.hasRecruit,
+    createdAt: b.createdAt.toISOString(),
+    position: b.geoSiteCount > 0 && b.geoLat !== null && b.geoLon !== null ? { lat: b.geoLat, lon: b.geoLon, approximate: b.geoApproximateCount >= b.geoSiteCount } : null,
+  };
+}
+
 async function expectFiguresExact(db: Db = ctx.db): Promise<Record<string, Figures>> {
   const { kept, recomputed } = await keptAndRecomputed(db);
   expect(kept).toEqual(recomputed);
-  // The list's JSON each lot keeps (migration 0020) says what its row says, figures included.
-  const stale = rowsOf<{ id: string }>(
-    await db.execute(sql`
-      select id from mission_batches b where b.list_json::jsonb is distinct from jsonb_build_array(b.id, b.title, b.description,
-        b.price_cents, b.departments, b.tags, (extract(epoch from b.deadline) * 1000)::float8, (extract(epoch from b.created_at) * 1000)::float8,
-        b.geo_site_count, b.geo_approximate_count, b.geo_lat, b.geo_lon, b.geo_site_lats, b.geo_site_lons, b.mission_count, b.mission_models,
-        b.mission_departments, b.application_count, b.has_recruit)`),
-  );
-  expect(stale).toEqual([]);
+  // The list's JSON each lot keeps (migrations 0020, 0022) says what its row says, figures included.
+  const rows = await db.select().from(missionBatches);
+  for (const row of rows) {
+    expect(JSON.parse(row.listJson), row.title).toEqual(expectedListJson(row));
+    expect(JSON.parse(row.listSites), row.title).toEqual([row.geoSiteLats, row.geoSiteLons]);
+  }
   return kept;
 }
 
@@ -123,6 +146,48 @@ describe('lot figures kept by triggers', () => {
       'missions.maillon_lot_figures_truncate',
       'missions.maillon_lot_figures_update',
     ]);
+  });
+
+  it('writes the list’s JSON as the server would: blank descriptions, prices, dates, positions, control characters, models in French order', async () => {
+    const blank = ' \t\n\u00a0\u2003\ufeff';
+    const values = [
+      { title: 'Liste « guillemets » "doubles" \\ et \u0001\u001e\u001f contrôle', description: blank, priceCents: 12345, tags: ['Liste JSON'], deadline: new Date('2027-03-04T05:06:07.891Z') },
+      { title: 'Liste sans rien', description: null, priceCents: 0, tags: ['Liste JSON'], deadline: null },
+      { title: 'Liste avec texte', description: '  Accès par la cour\u2028 ', priceCents: 1800000, tags: ['Liste JSON'], deadline: null },
+    ];
+    const lots = await ctx.db.insert(missionBatches).values(values.map((v) => ({ ...v, visibility: 'visible' }))).returning();
+    // Microseconds in a date: the list shows the milliseconds, as JavaScript's toISOString does.
+    await ctx.db.execute(sql`update mission_batches set created_at = '2026-05-06 07:08:09.123987+00' where id = ${lots[0]!.id}`);
+    await ctx.db.insert(missions).values(
+      ['Zoll AED Plus', 'Défibtech Lifeline', 'cardiac Science', 'Élite'].map((model, i) => ({ title: `Liste ${i}`, batchId: lots[0]!.id, defibrillatorModel: model, latitude: 45.75 + i / 100, longitude: 4.85 })),
+    );
+    await refreshLotsGeometry(ctx.db, [lots[0]!.id]);
+    await expectFiguresExact();
+
+    const technician = await createTechnician(ctx.db);
+    const listed = await as(ctx.app, await login(ctx.app, technician.technician.email))({
+      method: 'GET',
+      url: `/api/mission-batches/available-for-application?technicianId=${technician.technician.id}&tag=Liste%20JSON&sort=recent&limit=10`,
+    });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.headers['content-type']).toBe('application/json; charset=utf-8');
+    const page = z.array(availableLotSchema.strict()).parse(listed.json());
+    const byTitle = Object.fromEntries(page.map((lot) => [lot.title, lot]));
+    expect(page).toHaveLength(3);
+    const quoted = byTitle[values[0]!.title]!;
+    expect(quoted).toMatchObject({
+      description: DEFAULT_LOT_DESCRIPTION,
+      price: 123.45,
+      deadline: '2027-03-04T05:06:07.891Z',
+      createdAt: '2026-05-06T07:08:09.123Z',
+      models: ['cardiac Science', 'Défibtech Lifeline', 'Élite', 'Zoll AED Plus'],
+      defibrillatorCount: 4,
+      hasApplied: false,
+      isAssigned: false,
+    });
+    expect(quoted.position).toEqual({ lat: expect.closeTo(45.765, 9), lon: expect.closeTo(4.85, 9), approximate: false });
+    expect(byTitle['Liste sans rien']).toMatchObject({ description: DEFAULT_LOT_DESCRIPTION, price: 0, deadline: null, models: [], position: null, distance: null, roundTrip: null });
+    expect(byTitle['Liste avec texte']).toMatchObject({ description: '  Accès par la cour\u2028 ', price: 18000 });
   });
 
   it('follow missions and applications through the API and the query builder', async () => {

@@ -11,7 +11,7 @@ import {
 import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 import { dependsOn } from '../../lib/change-tracker';
-import { setTotal } from '../../lib/pagination';
+import { sendJsonText, setTotal } from '../../lib/pagination';
 import { findAvailableLots, getAvailableLot, getAvailableLotFilters, getAvailableLotsMap } from './mission-batches.service';
 
 /**
@@ -48,7 +48,7 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
         offset,
       });
       setTotal(reply, page.total);
-      return page.items;
+      return sendJsonText(reply, page.json);
     },
   );
 

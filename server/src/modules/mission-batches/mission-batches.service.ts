@@ -1,6 +1,4 @@
 import { and, arrayContains, asc, count, desc, eq, ilike, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
-import { centsToEuros } from '@maillon/common/format';
 import { MAP_LOTS_MAX, type AvailableLot, type AvailableLotsMap, type LotFilters, type LotSort } from '@maillon/common/schemas/lots';
 import type { Db } from '../../db/client';
 import { missionBatches, technicians } from '../../db/schema';
@@ -179,27 +177,40 @@ function lotsWithinRadiusSql(filter: LotSearch, bind: Bind): SQL {
 }
 
 /**
- * What a list shows of a lot `b`, with the figures it keeps, as the JSON array the lot keeps in `list_json` (written by
- * a trigger from its own row, migration 0020, docs/decisions/030) with whether the technician applied to it added at
- * its end (false for the admin): read back by toAvailableLot in LotTuple's order.
+ * Between the lots of a page, and between the parts of a lot, as the statements below join them: control characters,
+ * which PostgreSQL's JSON never holds raw (it writes them `\u001e`), so a split cannot cut inside a lot's JSON.
  */
-function lotJsonSql(forTechnician: boolean, bind: Bind): SQL {
+const LOT_SEPARATOR = '\u001e';
+const PART_SEPARATOR = '\u001f';
+
+/**
+ * What a list shows of a lot `b`, in four parts: the JSON the lot keeps in `list_json` (written by a trigger from its
+ * own row, migrations 0020 and 0022, docs/decisions/033), its sites' coordinates (`list_sites`), its models (JSON) and
+ * whether the technician applied to it (false for the admin); pageJson completes them.
+ */
+function lotPartsSql(forTechnician: boolean, bind: Bind): SQL {
   const applied = forTechnician
     ? sql`exists (select 1 from applications a where a.batch_id = b.id and a.technician_id = ${bind('technicianId')})`
     : sql`false`;
-  return sql`left(b.list_json, -1) || ',' || (${applied})::text || ']'`;
+  return sql`b.list_json || chr(31) || b.list_sites || chr(31) || array_to_json(b.mission_models)::text || chr(31) || (${applied})::text`;
 }
 
-/** A page of lots `b` in `order` as one JSON text (an empty array without a lot), parsed natively by Node. */
+/** A page of lots `b` in `order` as one text (empty without a lot): each lot's parts, the lots joined by chr(30). */
 const pageJsonSql = (order: SQL, forTechnician: boolean, bind: Bind) =>
-  sql`'[' || coalesce(string_agg(${lotJsonSql(forTechnician, bind)}, ',' order by ${order}), '') || ']'`;
+  sql`coalesce(string_agg(${lotPartsSql(forTechnician, bind)}, chr(30) order by ${order}), '')`;
 
-/** A page of lots as the statements below answer it: the lots in order (JSON), their total, and how it was read. */
+/** A page of lots as the statements below answer it: the lots in order, their total, and how it was read. */
 type LotPageRow = {
   total: number;
-  /** The page's lots: a JSON array of LotTuple. */
+  /** The page's lots as pageJsonSql joins them. */
   lots: string;
 };
+
+/** A page of « Trouver des missions »: the JSON text of its AvailableLot array, as sent, and the total of the search. */
+export interface AvailableLotsPage {
+  json: string;
+  total: number;
+}
 
 /**
  * The total of a search over the open lots `b`: the kept counts without a filter or with a department alone (027, 030),
@@ -223,7 +234,7 @@ const SITES_GROWTH = 8;
  * nearest first (docs/decisions/025): the lots' sites are walked in order of distance in the GiST index of lot_sites.
  * Each statement is rendered once per shape (docs/decisions/032).
  */
-export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Promise<{ items: AvailableLot[]; total: number }> {
+export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Promise<AvailableLotsPage> {
   const home = await findHome(db, filter.technicianId, filter.knownHome);
   const sort: LotSort = home ? (filter.sort ?? 'nearest') : 'recent';
   if (home && filter.radius) return findLotsWithinRadius(db, filter, home, sort);
@@ -231,11 +242,26 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
   return findRecentLots(db, filter, home);
 }
 
-/** A page's lots as the technician sees them, from the statement's JSON. */
-const pageOf = (row: LotPageRow, home: GeoPoint | null) => ({
-  items: (JSON.parse(row.lots) as LotTuple[]).map((lot) => toAvailableLot(lot, home)),
-  total: row.total,
-});
+/**
+ * A page's lots as the technician sees them: each lot's JSON as the database keeps it, completed with what depends on
+ * the reader (distance and round trip from home, whether they applied) and its models in French order, joined into
+ * the JSON array the route sends as it is. Only the sites and the models are parsed (docs/decisions/033).
+ */
+function pageJson(lots: string, home: GeoPoint | null): string {
+  if (!lots) return '[]';
+  const items = lots.split(LOT_SEPARATOR).map((lot) => {
+    const [card, sites, models, applied] = lot.split(PART_SEPARATOR) as [string, string, string, string];
+    const [lats, lons] = JSON.parse(sites) as [number[], number[]];
+    const trip = home ? lotTripFromHome(home, lats, lons) : null;
+    const reader = trip
+      ? `"distance":${trip.nearest},"roundTrip":{"distance":${trip.roundTrip.distance},"duration":${trip.roundTrip.duration}}`
+      : '"distance":null,"roundTrip":null';
+    return `{${reader},"hasApplied":${applied},"models":${JSON.stringify(sortedModels(JSON.parse(models) as string[]))},${card.slice(1)}`;
+  });
+  return `[${items.join(',')}]`;
+}
+
+const pageOf = (row: LotPageRow, home: GeoPoint | null): AvailableLotsPage => ({ json: pageJson(row.lots, home), total: row.total });
 
 /**
  * Nearest first, without a radius. The first sites of the search in order of distance (GiST KNN on lot_sites), with
@@ -245,7 +271,7 @@ const pageOf = (row: LotPageRow, home: GeoPoint | null) => ({
  * and reads eight times more sites, until it has read them all; the lots without a located site then follow, most
  * recent first. The total is every open lot of the search (the kept count without a filter).
  */
-async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint): Promise<{ items: AvailableLot[]; total: number }> {
+async function findNearestLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint): Promise<AvailableLotsPage> {
   const end = filter.offset + filter.limit;
   const values = lotValues(filter, home);
   for (let sites = Math.max(FIRST_SITES_MIN, FIRST_SITES_PER_LOT * end); ; sites *= SITES_GROWTH) {
@@ -290,7 +316,7 @@ function nearestLotsSql(filter: AvailableLotsFilter, sites: number, bind: Bind):
 }
 
 /** The lots with a site within the radius of home, nearest or most recent first, with their number (one statement). */
-async function findLotsWithinRadius(db: Db, filter: AvailableLotsFilter, home: GeoPoint, sort: LotSort): Promise<{ items: AvailableLot[]; total: number }> {
+async function findLotsWithinRadius(db: Db, filter: AvailableLotsFilter, home: GeoPoint, sort: LotSort): Promise<AvailableLotsPage> {
   const statement = preparedSql<LotPageRow>(db, `lots within ${sort} ${searchShape(filter)}`, () => {
     const order = sort === 'nearest' ? sql`w.chord, b.created_at desc, b.id` : sql`b.created_at desc, b.title, b.id`;
     return sql`
@@ -306,7 +332,7 @@ async function findLotsWithinRadius(db: Db, filter: AvailableLotsFilter, home: G
 }
 
 /** The most recent lots first (no address, « Les plus récents », one lot); distances for the page only. */
-async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint | null): Promise<{ items: AvailableLot[]; total: number }> {
+async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoint | null): Promise<AvailableLotsPage> {
   // One statement: the page walking mission_batches_open_idx (most recent first) with the figures each lot keeps, and
   // the total of the search from the kept counts, or counted on the same partial index (decision 014: round trips cost).
   const statement = preparedSql<LotPageRow>(db, `lots recent ${searchShape(filter)}`, () => {
@@ -322,59 +348,10 @@ async function findRecentLots(db: Db, filter: AvailableLotsFilter, home: GeoPoin
   return pageOf((await statement.execute(lotValues(filter, home))).rows[0]!, home);
 }
 
-/** A lot as lotJsonSql writes it (mission_batches.list_json and `applied`), in its order. */
-type LotTuple = [
-  id: string,
-  title: string,
-  description: string | null,
-  priceCents: number,
-  departments: string[],
-  tags: string[],
-  deadline: number | null,
-  createdAt: number,
-  siteCount: number,
-  approximateCount: number,
-  geoLat: number | null,
-  geoLon: number | null,
-  siteLats: number[],
-  siteLons: number[],
-  devices: number,
-  models: string[],
-  missionDepartments: string[],
-  candidates: number,
-  assigned: boolean,
-  applied: boolean,
-];
-
-function toAvailableLot(lot: LotTuple, home: GeoPoint | null): AvailableLot {
-  const [id, title, description, priceCents, departments, tags, deadline, createdAt, siteCount, approximateCount, geoLat, geoLon,
-    siteLats, siteLons, devices, models, missionDepartments, candidates, assigned, applied] = lot;
-  const trip = home ? lotTripFromHome(home, siteLats, siteLons) : null;
-  return {
-    id,
-    title,
-    description: description?.trim() ? description : DEFAULT_LOT_DESCRIPTION,
-    price: centsToEuros(priceCents),
-    departments,
-    tags,
-    deadline: deadline === null ? null : new Date(deadline).toISOString(),
-    defibrillatorCount: devices,
-    candidateCount: candidates,
-    models: sortedModels(models),
-    missionDepartments,
-    hasApplied: applied,
-    isAssigned: assigned,
-    createdAt: new Date(createdAt).toISOString(),
-    distance: trip?.nearest ?? null,
-    roundTrip: trip?.roundTrip ?? null,
-    position: siteCount > 0 && geoLat !== null && geoLon !== null ? { lat: geoLat, lon: geoLon, approximate: approximateCount >= siteCount } : null,
-  };
-}
-
 /** One open lot as the technician sees it (the map's popup); 404 when it is not open to applications. */
 export async function getAvailableLot(db: Db, { lotId, technicianId }: { lotId: string; technicianId: string | null }): Promise<AvailableLot> {
   const page = await findAvailableLots(db, { technicianId, lotId, sort: 'recent', limit: 1, offset: 0 });
-  const lot = page.items[0];
+  const lot = (JSON.parse(page.json) as AvailableLot[])[0];
   if (!lot) throw notFound('Lot introuvable');
   return lot;
 }
@@ -429,9 +406,12 @@ export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilt
   };
 }
 
+/** French alphabetical order, as `localeCompare(…, 'fr')` (one collator for every call). */
+const frenchOrder = new Intl.Collator('fr').compare;
+
 /** A lot's models in French alphabetical order. */
 export function sortedModels(models: readonly string[] | null): string[] {
-  return [...(models ?? [])].sort((x, y) => x.localeCompare(y, 'fr'));
+  return [...(models ?? [])].sort(frenchOrder);
 }
 
 /** The departments and tags of the open lots, for the filters. */
