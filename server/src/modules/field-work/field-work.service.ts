@@ -283,6 +283,7 @@ export async function updateMissionProgress(
     const row = await saveMissionProgress(tx, {
       missionId,
       technicianId,
+      batchId: current.batchId,
       patch: {
         ...(patch.plannedVisitDate !== undefined ? { plannedVisitDate: patch.plannedVisitDate === null ? null : visitDateToDate(patch.plannedVisitDate) } : {}),
         ...windowPatch(patch, before?.plannedVisitDate ?? null),

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { applications, invoices, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { refreshLotsGeometry } from '../../lib/positions';
+import { preparedSql } from '../../db/prepared-queries';
 
 /**
  * The lot / application / invoice lifecycle (decisions.md §4), shared by the technician, admin and money modules.
@@ -57,32 +58,13 @@ export async function recomputeBatchFigures(
   /** false when only the recruit's progress changed (a device done / to do): the lot's sites are what they were. */
   { geometry = true }: { geometry?: boolean } = {},
 ): Promise<BatchFigures | null> {
-  const [lot] = await tx
-    .select({ id: missionBatches.id, priceCents: missionBatches.priceCents, status: missionBatches.status, isSystem: missionBatches.isSystem })
-    .from(missionBatches)
-    .where(eq(missionBatches.id, batchId))
-    .limit(1);
-  if (!lot) return null;
   if (geometry) await refreshLotsGeometry(tx, [batchId]);
+  const lot = (await batchFiguresStatement(tx).execute({ batchId })).rows[0];
+  if (!lot) return null;
   if (lot.status === 'completed') {
-    const [frozen] = await tx
-      .select({ defibrillatorsSum: missionBatches.defibrillatorsSum, defibrillatorsDone: missionBatches.defibrillatorsDone, amountPerDefibCents: missionBatches.amountPerDefibCents })
-      .from(missionBatches)
-      .where(eq(missionBatches.id, batchId));
-    return frozen ?? null;
+    return { defibrillatorsSum: lot.defibrillatorsSum, defibrillatorsDone: lot.defibrillatorsDone, amountPerDefibCents: lot.amountPerDefibCents };
   }
-  const technicianId = lot.isSystem ? null : await getRecruitedTechnicianId(tx, batchId);
-  const [counts] = await tx
-    .select({
-      total: sql<number>`count(*)::int`,
-      done: technicianId
-        ? sql<number>`count(*) filter (where exists (select 1 from technician_mission_data d where d.mission_id = missions.id and d.technician_id = ${technicianId} and d.is_completed))::int`
-        : sql<number>`0`,
-    })
-    .from(missions)
-    .where(eq(missions.batchId, batchId));
-  const total = Number(counts?.total ?? 0);
-  const done = Number(counts?.done ?? 0);
+  const { total, done, technicianId } = lot;
   const figures: BatchFigures = {
     defibrillatorsSum: total,
     defibrillatorsDone: done,
@@ -103,6 +85,41 @@ export async function recomputeBatchFigures(
   }
   return figures;
 }
+
+/**
+ * What recomputeBatchFigures reads, in one statement (docs/decisions/033): the lot (its price, status and frozen
+ * figures), its recruited technician (none for the system lot), its missions and those the technician has done
+ * (not counted for a completed lot, whose figures stay frozen).
+ */
+const batchFiguresStatement = (tx: DbOrTx) =>
+  preparedSql<{
+    priceCents: number;
+    status: string;
+    isSystem: boolean;
+    defibrillatorsSum: number;
+    defibrillatorsDone: number;
+    amountPerDefibCents: number;
+    technicianId: string | null;
+    total: number;
+    done: number;
+  }>(tx, 'lot-figures', () => {
+    const recruited = sql.join(RECRUITED.map((status) => sql`${status}`), sql`, `);
+    return sql`
+      select b.price_cents as "priceCents", b.status, b.is_system as "isSystem", b.defibrillators_sum as "defibrillatorsSum",
+        b.defibrillators_done as "defibrillatorsDone", b.amount_per_defib_cents as "amountPerDefibCents", r.technician_id as "technicianId",
+        case when b.status = 'completed' then 0 else (select count(*)::int from missions m where m.batch_id = b.id) end as total,
+        case when b.status = 'completed' or r.technician_id is null then 0 else (
+          select count(*)::int from missions m
+          where m.batch_id = b.id and exists (
+            select 1 from technician_mission_data d where d.mission_id = m.id and d.technician_id = r.technician_id and d.is_completed
+          )
+        ) end as done
+      from mission_batches b
+      left join lateral (
+        select a.technician_id from applications a where a.batch_id = b.id and a.status in (${recruited}) and not b.is_system limit 1
+      ) r on true
+      where b.id = ${sql.placeholder('batchId')}`;
+  });
 
 async function lockApplication(tx: DbOrTx, applicationId: string) {
   const result = await tx.execute<{ id: string }>(sql`select id from applications where id = ${applicationId} for update`);
@@ -177,10 +194,13 @@ export async function saveMissionProgress(
   {
     missionId,
     technicianId,
+    batchId,
     patch,
   }: {
     missionId: string;
     technicianId: string;
+    /** The mission's lot when the caller has just read it (spares reading it again). */
+    batchId?: string | null;
     patch: Partial<{
       plannedVisitDate: Date | null;
       visitWindow: string | null;
@@ -198,8 +218,8 @@ export async function saveMissionProgress(
     .onConflictDoUpdate({ target: [technicianMissionData.missionId, technicianMissionData.technicianId], set: { ...patch, updatedAt: new Date() } })
     .returning();
   if (patch.isCompleted !== undefined) {
-    const [mission] = await tx.select({ batchId: missions.batchId }).from(missions).where(eq(missions.id, missionId)).limit(1);
-    if (mission?.batchId) await recomputeBatchFigures(tx, mission.batchId, { geometry: false });
+    const lotId = batchId !== undefined ? batchId : (await tx.select({ batchId: missions.batchId }).from(missions).where(eq(missions.id, missionId)).limit(1))[0]?.batchId;
+    if (lotId) await recomputeBatchFigures(tx, lotId, { geometry: false });
   }
   return row!;
 }
