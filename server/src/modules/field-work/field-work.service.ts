@@ -279,7 +279,9 @@ export async function updateMissionProgress(
     if (!current?.applicationId || current.batchId !== recruitment.batchId) throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
     if (current.applicationStatus !== 'Recruté' || current.lotStatus === 'completed') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
     const slotTouched = patch.plannedVisitDate !== undefined || patch.visitWindow !== undefined;
-    const before = slotTouched ? await repo.findProgress(tx, { missionId, technicianId }) : null;
+    // The saved date matters only to a window sent without a date (windowPatch).
+    const windowAlone = patch.visitWindow !== undefined && patch.visitWindow !== null && patch.plannedVisitDate === undefined;
+    const before = windowAlone ? await repo.findProgress(tx, { missionId, technicianId }) : null;
     const row = await saveMissionProgress(tx, {
       missionId,
       technicianId,
