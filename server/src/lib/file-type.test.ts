@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import { jpegBytes, pngBytes, sampleFiles, zipBytes } from '../../test/multipart';
 import { sniffFileType, type FileType } from './file-type';
 
@@ -40,5 +41,42 @@ const cases: [string, Buffer, FileType | null][] = [
 describe('sniffFileType (file-type + our structure checks)', () => {
   it.each(cases)('%s', async (_label, bytes, expected) => {
     expect(await sniffFileType(bytes)).toBe(expected);
+  });
+});
+
+describe('pdfHasActiveContent reads the dictionaries, not the streams’ bytes', () => {
+  /** A PDF with these objects (each `n 0 obj … endobj`), written as a writer would, offsets aside. */
+  const pdf = (...objects: (string | Buffer)[]) =>
+    Buffer.concat([
+      Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'),
+      ...objects.map((object, i) => Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(object) ? object : Buffer.from(object, 'latin1'), Buffer.from('\nendobj\n')])),
+      Buffer.from('trailer\n<< /Root 1 0 R >>\n%%EOF\n'),
+    ]);
+  const stream = (dictionary: string, bytes: Buffer) =>
+    Buffer.concat([Buffer.from(`<< ${dictionary} /Length ${bytes.length} >>\nstream\n`), bytes, Buffer.from('\nendstream')]);
+  const catalog = '<< /Type /Catalog /Pages 2 0 R >>';
+  const pages = '<< /Type /Pages /Kids [] /Count 0 >>';
+
+  it('accepts a compressed stream whose bytes happen to spell /JS or /AA (a font, an image)', async () => {
+    const noise = Buffer.concat([crypto.randomBytes(300), Buffer.from('/JS ('), crypto.randomBytes(300), Buffer.from('/AA\x00/OpenAction>'), crypto.randomBytes(300)]);
+    const { pdfHasActiveContent } = await import('./file-type');
+    expect(pdfHasActiveContent(pdf(catalog, pages, stream('/Filter /FlateDecode', noise)))).toBe(false);
+  });
+
+  it('refuses the same names in a dictionary, and in an object stream (PDF 1.5, compressed)', async () => {
+    const { pdfHasActiveContent } = await import('./file-type');
+    expect(pdfHasActiveContent(pdf('<< /Type /Catalog /Pages 2 0 R /OpenAction 3 0 R >>', pages, '<< /S /JavaScript /JS (app.alert(1)) >>'))).toBe(true);
+    const hidden = zlib.deflateSync(Buffer.from('4 0 5 40 << /S /JavaScript /JS (app.alert(1)) >> << /Type /Action >>'));
+    expect(pdfHasActiveContent(pdf(catalog, pages, stream('/Type /ObjStm /N 2 /First 8 /Filter /FlateDecode', hidden)))).toBe(true);
+    const plain = Buffer.from('4 0 << /Type /Catalog /AA << /O 5 0 R >> >>');
+    expect(pdfHasActiveContent(pdf(catalog, pages, stream('/Type /ObjStm /N 1 /First 4', plain)))).toBe(true);
+  });
+
+  it('counts embedded files wherever their dictionaries are', async () => {
+    const { pdfHasActiveContent } = await import('./file-type');
+    const objects = zlib.deflateSync(Buffer.from('5 0 << /Type /EmbeddedFile /Subtype /text#2Fxml >>'));
+    const file = pdf(catalog, pages, stream('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', objects));
+    expect(pdfHasActiveContent(file)).toBe(true);
+    expect(pdfHasActiveContent(file, { allowedEmbeddedFiles: 1 })).toBe(false);
   });
 });

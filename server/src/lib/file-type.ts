@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { fileTypeFromBuffer } from 'file-type';
 
 /**
@@ -77,7 +78,48 @@ export async function sniffFileType(buffer: Buffer): Promise<FileType | null> {
  * exception is an invoice's Factur-X XML, which the caller has read and allows by count (`allowedEmbeddedFiles`).
  */
 export function pdfHasActiveContent(buffer: Buffer, { allowedEmbeddedFiles = 0 }: { allowedEmbeddedFiles?: number } = {}): boolean {
+  const parts = pdfDictionaryText(buffer);
+  if (parts.some((text) => /\/(JavaScript|JS|OpenAction|AA|Launch|RichMedia)\b/.test(text))) return true;
+  const embedded = parts.reduce((n, text) => n + (text.match(/\/EmbeddedFile\b/g)?.length ?? 0), 0);
+  return embedded > allowedEmbeddedFiles;
+}
+
+/** Bytes of an object stream inflated at most (a PDF's dictionaries are small; a bomb stops there). */
+const OBJECT_STREAM_MAX = 16 * 1024 * 1024;
+
+/**
+ * Where a PDF's dictionaries are written: its text outside the streams, and its object streams (`/Type /ObjStm`,
+ * where PDF 1.5+ writers such as pdf-lib put them), inflated. A stream's other bytes (a compressed font, an image, page
+ * content) may hold any sequence — `/JS` or `/AA` included — and say nothing about actions: reading them made about one
+ * generated PV in fifty look scripted.
+ */
+function pdfDictionaryText(buffer: Buffer): string[] {
   const text = buffer.toString('latin1');
-  if (/\/(JavaScript|JS|OpenAction|AA|Launch|RichMedia)\b/.test(text)) return true;
-  return (text.match(/\/EmbeddedFile\b/g)?.length ?? 0) > allowedEmbeddedFiles;
+  const parts: string[] = [];
+  const streamStart = /(?<![A-Za-z])stream\r?\n/g;
+  let outside = '';
+  let from = 0;
+  for (let match = streamStart.exec(text); match; match = streamStart.exec(text)) {
+    const start = match.index + match[0].length;
+    const end = text.indexOf('endstream', start);
+    if (end < 0) break;
+    const dictionary = text.slice(Math.max(text.lastIndexOf(' obj', match.index), from), match.index);
+    outside += text.slice(from, match.index);
+    if (/\/Type\s*\/ObjStm\b/.test(dictionary)) parts.push(inflatedText(buffer.subarray(start, end), dictionary));
+    from = end + 'endstream'.length;
+    streamStart.lastIndex = from;
+  }
+  parts.push(outside + text.slice(from));
+  return parts;
+}
+
+/** An object stream's text: inflated when it says FlateDecode (and inflates), else as it is. */
+function inflatedText(bytes: Buffer, dictionary: string): string {
+  if (!/\/FlateDecode\b/.test(dictionary)) return bytes.toString('latin1');
+  try {
+    return zlib.inflateSync(bytes, { maxOutputLength: OBJECT_STREAM_MAX }).toString('latin1');
+  } catch {
+    // Truncated or not zlib after all: its raw bytes, as before.
+    return bytes.toString('latin1');
+  }
 }
