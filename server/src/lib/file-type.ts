@@ -90,8 +90,8 @@ const OBJECT_STREAM_MAX = 16 * 1024 * 1024;
 /**
  * Where a PDF's dictionaries are written: its text outside the streams, and its object streams (`/Type /ObjStm`,
  * where PDF 1.5+ writers such as pdf-lib put them), inflated. A stream's other bytes (a compressed font, an image, page
- * content) may hold any sequence — `/JS` or `/AA` included — and say nothing about actions: reading them made about one
- * generated PV in fifty look scripted.
+ * content) may hold any sequence — `/JS` or `/AA` included — and say nothing about actions: reading them made our own
+ * generated PV look scripted now and then (a refused visit report, seen in a Playwright run).
  */
 function pdfDictionaryText(buffer: Buffer): string[] {
   const text = buffer.toString('latin1');
