@@ -1,6 +1,5 @@
 import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { APPLICATION_PILL_STATUSES, APPLICATION_PILLS, type ApplicationPill, type ApplicationStatus } from '@maillon/common/enums';
 import { centsToEuros } from '@maillon/common/format';
 import type { Application, ApplicationPillCounts, TechnicianApplication, TreatedDevice } from '@maillon/common/schemas/applications';
@@ -9,7 +8,7 @@ import { applications, missionBatches, missions, technicianMissionData } from '.
 import { AppError } from '../../lib/app-error';
 import { pageTotal, windowTotal } from '../../lib/pagination';
 import { RECRUITED } from '../lifecycle/lifecycle.service';
-import { sortedModels } from '../mission-batches/mission-batches.service';
+import { lotDescription, sortedModels } from '../mission-batches/mission-batches.service';
 import { preparedQuery, preparedSql } from '../../db/prepared-queries';
 
 type ApplicationRow = typeof applications.$inferSelect;
@@ -247,7 +246,7 @@ export async function listApplications(
       lot: {
         id: lot.id,
         title: lot.title,
-        description: lot.description?.trim() ? lot.description : DEFAULT_LOT_DESCRIPTION,
+        description: lotDescription(lot.description),
         price: centsToEuros(lot.priceCents),
         departments: lot.departments,
         tags: lot.tags,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { centsToEuros } from '@maillon/common/format';
 import { availableLotSchema } from '@maillon/common/schemas/lots';
+import { lotDescription } from './mission-batches.service';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { applications, missionBatches, missions } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -62,7 +63,7 @@ function expectedListJson(b: typeof missionBatches.$inferSelect) {
   return {
     id: b.id,
     title: b.title,
-    description: b.description?.trim() ? b.description : DEFAULT_LOT_DESCRIPTION,
+    description: lotDescription(b.description),
     price: centsToEuros(b.priceCents),
     departments: b.departments,
     tags: b.tags,

@@ -1,4 +1,5 @@
 import { and, arrayContains, asc, count, desc, eq, ilike, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { MAP_LOTS_MAX, type AvailableLot, type AvailableLotsMap, type LotFilters, type LotSort } from '@maillon/common/schemas/lots';
 import type { Db } from '../../db/client';
 import { missionBatches, technicians } from '../../db/schema';
@@ -404,6 +405,14 @@ export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilt
     total: rows[0]?.total ?? 0,
     unlocated,
   };
+}
+
+/**
+ * The description a lot shows: its own, or DEFAULT_LOT_DESCRIPTION when it is blank by JavaScript's `trim` (the rule
+ * the list_json trigger of migration 0022 writes in SQL).
+ */
+export function lotDescription(description: string | null): string {
+  return description?.trim() ? description : DEFAULT_LOT_DESCRIPTION;
 }
 
 /** French alphabetical order, as `localeCompare(…, 'fr')` (one collator for every call). */
