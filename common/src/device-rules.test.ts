@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addDaysToDay,
   addMonthsToDay,
   checkCompleteReport,
   checkOpeningHours,
@@ -8,6 +9,7 @@ import {
   isValidSiren,
   normalizeOpeningHours,
   normalizeSerial,
+  parisDay,
   REPORT_MESSAGES,
   toInternationalPhone,
   type ReportFormValues,
@@ -71,6 +73,35 @@ describe('opening hours', () => {
     expect(normalizeOpeningHours(' Mo-Fr  08:00-18:00 ;Sa 09:00-12:00')).toBe('Mo-Fr 08:00-18:00; Sa 09:00-12:00');
     expect(describeOpeningHours('Mo-Fr 08:00-12:00,14:00-18:00; PH off')).toBe('lun.–ven. 08:00–12:00, 14:00–18:00 ; jours fériés fermé');
     expect(describeOpeningHours('24/7')).toBe('24 h/24, 7 j/7');
+  });
+});
+
+describe('parisDay and addDaysToDay', () => {
+  it('gives the day in France at midnight and across both changes of time, whatever was asked before', () => {
+    // Winter (UTC+1) the eve of the spring change, summer (UTC+2) the eve of the autumn change, asked out of order and
+    // twice within the same minute: the kept day is the asked instant's.
+    const asked: Array<[string, string]> = [
+      ['2026-03-28T22:59:00Z', '2026-03-28'],
+      ['2026-03-28T22:59:59Z', '2026-03-28'],
+      ['2026-03-28T23:00:00Z', '2026-03-29'],
+      ['2026-03-28T22:59:30Z', '2026-03-28'],
+      ['2026-10-24T21:59:59Z', '2026-10-24'],
+      ['2026-10-24T22:00:00Z', '2026-10-25'],
+      ['2026-10-25T22:59:59Z', '2026-10-25'],
+      ['2026-10-25T23:00:00Z', '2026-10-26'],
+      ['2026-03-28T23:00:01Z', '2026-03-29'],
+    ];
+    for (const [instant, day] of asked) expect(parisDay(new Date(instant)), instant).toBe(day);
+    expect(() => parisDay(new Date('pas une date'))).toThrow(RangeError);
+  });
+
+  it('adds days across months, years and leap days, and refuses what is not a day', () => {
+    expect(addDaysToDay('2026-12-27', 30)).toBe('2027-01-26');
+    expect(addDaysToDay('2026-12-27', 30)).toBe('2027-01-26');
+    expect(addDaysToDay('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDaysToDay('2026-12-27', -1)).toBe('2026-12-26');
+    expect(addDaysToDay('2026-03-01', -1)).toBe('2026-02-28');
+    expect(() => addDaysToDay('2026-13-45', 1)).toThrow(RangeError);
   });
 });
 

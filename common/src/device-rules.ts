@@ -170,9 +170,20 @@ export function describeOpeningHours(value: string | null | undefined): string {
 
 const parisDayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
 
+const MINUTE_MS = 60_000;
+// France changes its UTC offset on whole hours: within one UTC minute the day in France is one day. The day of the last
+// minute asked is kept, so the server's reads of "today" (every badge, every registry page) do not format a date each.
+let keptMinute = Number.NaN;
+let keptDay = '';
+
 /** The calendar day in France (YYYY-MM-DD) of an instant: "today" for expiry dates. */
 export function parisDay(date: Date = new Date()): string {
-  return parisDayFormatter.format(date);
+  const minute = Math.floor(date.getTime() / MINUTE_MS);
+  if (minute !== keptMinute) {
+    keptDay = parisDayFormatter.format(date);
+    keptMinute = minute;
+  }
+  return keptDay;
 }
 
 /** A real calendar day written YYYY-MM-DD. */
@@ -191,11 +202,16 @@ export function addMonthsToDay(day: string, months: number): string {
   return target.toISOString().slice(0, 10);
 }
 
-/** A day plus a number of days. */
+let lastAdded = { day: '', days: Number.NaN, result: '' };
+
+/** A day plus a number of days (the last sum is kept: the server adds the same window to the same day all day long). */
 export function addDaysToDay(day: string, days: number): string {
+  if (day === lastAdded.day && days === lastAdded.days) return lastAdded.result;
   const date = new Date(`${day}T12:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
+  const result = date.toISOString().slice(0, 10);
+  lastAdded = { day, days, result };
+  return result;
 }
 
 /** dd/mm/yyyy of a YYYY-MM-DD day (no time zone involved). */

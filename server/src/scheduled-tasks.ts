@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sweepOrphanFiles } from './lib/files';
 import { purgeExpiredIdempotencyKeys } from './lib/idempotency';
 import { processOutbox } from './lib/outbox';
+import { foldDueDevices } from './lib/row-counts';
 import type { ScheduledTask } from './lib/scheduler';
 import { sweepStaleInvitations } from './modules/appointments/appointments.service';
 import { sendDeadlineDigest, sendEveOfVisitReminders } from './modules/appointments/reminders.service';
@@ -28,6 +29,8 @@ export function scheduledTasks(app: FastifyInstance): ScheduledTask[] {
       },
     },
     { name: 'idempotency-keys-purge', schedule: { everyMs: 60 * MINUTE }, leaseMs: 10 * MINUTE, run: () => purgeExpiredIdempotencyKeys(app.db).then(() => undefined) },
+    // The Parc DAE badge's days that entered the window, into its `due` count (decision 034); the badge is exact either way.
+    { name: 'devices-due-fold', schedule: { everyMs: 60 * MINUTE }, leaseMs: 10 * MINUTE, run: () => foldDueDevices(app.db).then(() => undefined) },
     { name: 'sessions-purge', schedule: { everyMs: 60 * MINUTE }, leaseMs: 10 * MINUTE, run: () => purgeExpiredSessions(app.db) },
     {
       name: 'orphan-files-sweep',

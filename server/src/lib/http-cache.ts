@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 
 /** An entity tag from the bytes of an answer: weak for JSON (the same data, maybe other bytes), strong for files. */
 export function etagOf(bytes: string | Buffer, { weak }: { weak: boolean }): string {
-  const tag = `"${crypto.createHash('sha1').update(bytes).digest('base64url')}"`;
+  // crypto.hash: one call, no Hash object (Node ≥ 20.12): the tag of a small JSON answer costs a third as much.
+  const tag = `"${crypto.hash('sha1', bytes, 'base64url')}"`;
   return weak ? `W/${tag}` : tag;
 }
 

@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { getAdminCounts } from '../modules/dashboard/dashboard.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../test/helpers';
 import { rowsOf } from './change-feed/triggers';
-import { COUNTED_TABLES, countLots, countMissions } from './row-counts';
+import { COUNTED_TABLES, countLots, countMissions, devicesNeedingAttentionCountSql, foldDueDevices } from './row-counts';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -223,6 +223,76 @@ describe('row counts kept by triggers (decision 027)', () => {
           .catch(() => undefined);
     });
     await Promise.all(work);
+    await expectExact();
+  });
+
+  it('counts the devices within the badge’s window under `due`, folds the days that entered it, and stays exact (decision 034)', async () => {
+    const today = parisDay();
+    const edge = addDaysToDay(today, ATTENTION_WINDOW_DAYS);
+    const beyond = addDaysToDay(today, ATTENTION_WINDOW_DAYS + 1);
+    const later = addDaysToDay(today, 45);
+    const needing = async (day: string) =>
+      Number(rowsOf<{ n: string | number }>(await ctx.db.execute(sql`select ${devicesNeedingAttentionCountSql(day)} as n`))[0]!.n);
+    const needingDirect = async (day: string) =>
+      Number(
+        rowsOf<{ n: string | number }>(
+          await ctx.db.execute(sql`
+            select count(*) as n from devices where functional_state = 'Hors service' or (functional_state <> 'Supprimé définitivement' and
+              least(battery_expiry, adult_pads_expiry, case when pediatric_pads_present then pediatric_pads_expiry end, next_maintenance_due) <= ${day}::date)`),
+        )[0]!.n,
+      );
+    const before = await expectExact();
+    const inserted = await ctx.db
+      .insert(devices)
+      .values([
+        { serialNumber: 'W1', serialKey: 'W1', batteryExpiry: edge },
+        { serialNumber: 'W2', serialKey: 'W2', batteryExpiry: beyond },
+        { serialNumber: 'W3', serialKey: 'W3', adultPadsExpiry: later, nextMaintenanceDue: addDaysToDay(today, 400) },
+      ])
+      .returning({ id: devices.id, serialKey: devices.serialKey });
+    // The window's last day is `due`, the next one its own key; the badge counts the first only.
+    let kept = await expectExact();
+    expect(kept['devices/due']).toBe((before['devices/due'] ?? 0) + 1);
+    expect(kept[`devices/${beyond}`]).toBe(1);
+    expect(kept[`devices/${later}`]).toBe(1);
+    expect((await getAdminCounts(ctx.db)).parcDae).toBe(await needingDirect(edge));
+
+    // Fifteen days later, before any fold: the days that entered the window are summed from their own keys.
+    expect(await needing(later)).toBe(await needingDirect(later));
+    expect(await needing(later)).toBe((await needingDirect(edge)) + 2);
+    // The fold of that day moves them into `due` and changes no count.
+    expect(Number(rowsOf<{ n: number }>(await ctx.db.execute(sql`select maillon_fold_due_devices(${later}) as n`))[0]!.n)).toBeGreaterThanOrEqual(2);
+    kept = (await keptAndRecounted(ctx.db)).kept;
+    expect(kept[`devices/${beyond}`]).toBeUndefined();
+    expect(kept[`devices/${later}`]).toBeUndefined();
+    expect(await needing(later)).toBe(await needingDirect(later));
+    // A device leaving a folded day writes that day's key again, negative: the sum stays exact until the next fold.
+    const w3 = inserted.find((d) => d.serialKey === 'W3')!;
+    await ctx.db.update(devices).set({ adultPadsExpiry: addDaysToDay(today, 300) }).where(eq(devices.id, w3.id));
+    expect((await keptAndRecounted(ctx.db)).kept[`devices/${later}`]).toBe(-1);
+    expect(await needing(later)).toBe(await needingDirect(later));
+    expect(Number(rowsOf<{ n: number }>(await ctx.db.execute(sql`select maillon_fold_due_devices(${later}) as n`))[0]!.n)).toBe(1);
+    expect(await needing(later)).toBe(await needingDirect(later));
+    // That was a fold ahead of time (the test's fifteen days): count again from the rows, as today.
+    await ctx.db.execute(sql`select maillon_recount_rows()`);
+    await expectExact();
+
+    // Today's fold (the scheduled task) while devices are written on other connections: no deadlock, exact counts.
+    const days = [today, edge, beyond, later, addDaysToDay(today, -400)];
+    await Promise.all([
+      ...Array.from({ length: 24 }, (_, i) =>
+        ctx.db
+          .update(devices)
+          .set({ batteryExpiry: days[i % days.length]!, functionalState: i % 7 === 0 ? 'Hors service' : 'En fonctionnement' })
+          .where(eq(devices.id, inserted[i % inserted.length]!.id)),
+      ),
+      ...Array.from({ length: 6 }, () => foldDueDevices(ctx.db)),
+    ]);
+    await foldDueDevices(ctx.db);
+    kept = (await keptAndRecounted(ctx.db)).kept;
+    expect(Object.keys(kept).filter((key) => key.startsWith('devices/') && key.slice('devices/'.length) <= edge && /^\d/.test(key.slice('devices/'.length)))).toEqual([]);
+    expect((await getAdminCounts(ctx.db)).parcDae).toBe(await needingDirect(edge));
+    await ctx.db.delete(devices).where(inArray(devices.id, inserted.map((d) => d.id)));
     await expectExact();
   });
 });

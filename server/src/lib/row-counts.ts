@@ -8,8 +8,9 @@ import type { DbOrTx } from '../db/client';
  * - missions: `<status>.unsorted` (no lot) or `<status>.lot`;
  * - mission_batches: `<status>.<visibility>`, with `.system` after it for the system lot;
  * - learning_resources: `all`;
- * - devices: `out` (Hors service), `gone` (Supprimé définitivement), else its attention date `YYYY-MM-DD` (the earliest
- *   expiry or maintenance) or `none`.
+ * - devices: `out` (Hors service), `gone` (Supprimé définitivement), `due` when its attention date (the earliest
+ *   expiry or maintenance) was within today + 30 days in France when it was written, else that date `YYYY-MM-DD`, or
+ *   `none` (migration 0023, decision 034).
  * And, under table_name `open_lot_departments` (migration 0019, docs/decisions/030), the open lots of each department,
  * kept by their own triggers on mission_batches (a lot counts once for each department it names).
  * A statement writing one of these tables also writes `row_counts` (the change tracker adds it, so cached answers that
@@ -70,14 +71,25 @@ export function statusCountSql(table: 'jobs' | 'technicians' | 'invoices' | 'tra
 }
 
 /**
- * The devices that need attention by `attentionDay` (the Parc DAE badge and « à surveiller »): out of order, or an
- * attention date up to that day, as a scalar subquery: the range of the primary key up to that day plus the `out` key
- * (two index reads; one OR over both costs half as much again).
+ * The devices that need attention by `attentionDay` (the Parc DAE badge and « à surveiller »; today + 30 days): out of
+ * order, or an attention date up to that day, as a scalar subquery. Those already within the window when they were
+ * written are counted under `due` (migration 0023, decision 034); dates that entered it since are their own keys until
+ * the hourly fold (foldDueDevices) moves them into `due`: two index reads, `due` and `out`, and the few days of the
+ * primary key's range up to the day.
  */
 export function devicesNeedingAttentionCountSql(attentionDay: string | Placeholder): SQL<number> {
+  const kept = countsSql(sql`table_name = 'devices' and key in ('due', 'out')`);
   const dated = countsSql(sql`table_name = 'devices' and key >= '0' and key <= ${attentionDay}`);
-  const out = countsSql(sql`table_name = 'devices' and key = 'out'`);
-  return sql<number>`(${dated} + ${out})`.mapWith(Number);
+  return sql<number>`(${kept} + ${dated})`.mapWith(Number);
+}
+
+/**
+ * Moves the devices' day keys within today + 30 days into `due` (maillon_fold_due_devices, migration 0023): keeps the
+ * badge's range of days short whatever the history. The count is the same before and after; returns the days folded.
+ */
+export async function foldDueDevices(db: DbOrTx): Promise<number> {
+  const result = await db.execute<{ folded: number | string }>(sql`select maillon_fold_due_devices() as folded`);
+  return Number(result.rows[0]?.folded ?? 0);
 }
 
 export interface MissionCountFilters {
