@@ -31,6 +31,7 @@ const PADS = dayFromToday(500);
 const TODAY = dayFromToday(0);
 
 let technician: { email: string; password: string };
+let batchId = '';
 
 /** The text of every page of a PDF, read with pdf.js (not the library that wrote it). */
 async function pdfText(bytes: Buffer): Promise<string> {
@@ -107,7 +108,7 @@ async function createRecruitedLot(baseURL: string) {
   expect((await admin.patch(`/api/applications/${applicationId}/status`, { data: { status: 'Recruté' } })).status()).toBe(200);
   await tech.dispose();
   await admin.dispose();
-  return { email, password, title };
+  return { email, password, title, batchId };
 }
 
 async function loginTechnician(page: Page) {
@@ -135,6 +136,7 @@ test.describe('Parc DAE and visit reports', () => {
   test.beforeAll(async ({ baseURL }) => {
     const lot = await createRecruitedLot(baseURL!);
     technician = { email: lot.email, password: lot.password };
+    batchId = lot.batchId;
   });
 
   test('technician: fills the visit report with photos and a drawn signature, the device becomes Effectué, downloads the PV', async ({ page }) => {
@@ -277,5 +279,34 @@ test.describe('Parc DAE and visit reports', () => {
     expect(value('expt_tel1')).toBe('+33142764040');
     expect(value('tel1')).toBe('+33143556677');
     expect(value('dispo_horaires')).toBe('Mo-Fr 09:00-19:00; Sa 10:00-18:00; PH off');
+  });
+
+  test('technician: a visit taken away while its report is open (the lot closed) says so in French, never the raw answer', async ({ page, baseURL }) => {
+    const other = `Maintenance - Conservatoire ${stamp}`;
+    await loginTechnician(page);
+    await page.goto('/technician/dashboard?tab=missions');
+    const card = await openDeviceCard(page, other);
+    await card.getByRole('link', { name: `Rapport de visite : ${other}` }).click();
+    await expect(page.getByRole('heading', { name: 'Rapport de visite' })).toBeVisible();
+    await page.getByRole('radiogroup', { name: 'État constaté' }).getByRole('radio', { name: 'Site inaccessible' }).click();
+    await page.getByLabel('Observations').fill('Site fermé, gardien absent.');
+
+    // Meanwhile the administrator closes the lot with this device not done: the visit is no longer the technician's.
+    const origin = new URL(baseURL!).origin;
+    const admin = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
+    expect((await admin.post('/api/auth/login', { data: ADMIN })).ok()).toBe(true);
+    const closed = await admin.put(`/api/mission-batches/${batchId}/complete`);
+    expect(closed.status(), await closed.text()).toBe(200);
+    await admin.dispose();
+
+    await page.getByRole('button', { name: 'Enregistrer le rapport' }).click();
+    // The toast gives the server's reason; the screen, read again, says why the visit is gone.
+    await expect(page.getByText('Rapport non enregistré', { exact: true })).toBeVisible();
+    const gone = page.getByRole('alert').filter({ hasText: 'Cette visite n’est plus dans vos missions' });
+    await expect(gone).toContainText('L’administrateur a clôturé le lot ou retiré la visite : son rapport ne peut plus être ouvert ni enregistré.');
+    await expect(page.getByText(/NOT_FOUND|requestId|\{"message"/)).toHaveCount(0);
+    await snap(page, 'technician-visit-report-gone');
+    await page.getByRole('link', { name: 'Retour à la mission' }).click();
+    await expect(page).toHaveURL(/\/technician\/dashboard/);
   });
 });

@@ -21,19 +21,36 @@ class ErrorBoundary extends Component<{ pathname: string; children: ReactNode },
   override render() {
     const { error } = this.state;
     if (error === undefined) return this.props.children;
-    const message = error instanceof Error ? error.message : JSON.stringify(error);
-    const stack = error instanceof Error ? error.stack : null;
+    // The browser's own text (a chunk that failed to load, a TypeError) is English and technical: under « Détails ».
+    const detail = error instanceof Error ? (error.stack ?? error.message) : JSON.stringify(error);
     return (
-      <>
-        <h2>Unexpected Application Error!</h2>
-        <h3 style={{ fontStyle: 'italic' }}>{message}</h3>
-        {stack ? <pre style={{ padding: '0.5rem', backgroundColor: 'rgba(200,200,200, 0.5)' }}>{stack}</pre> : null}
-      </>
+      <main className="mx-auto grid max-w-lg gap-4 px-4 py-10">
+        <div role="alert" className="grid gap-2 rounded-lg border border-destructive/30 bg-card p-5">
+          <h1 className="text-lg font-semibold">Cette page n’a pas pu s’afficher</h1>
+          <p className="text-sm text-muted-foreground">
+            Une erreur inattendue l’a interrompue. Rechargez la page : si l’application vient d’être mise à jour, la nouvelle version
+            se charge.
+          </p>
+          <button
+            type="button"
+            onClick={() => window.location.reload()}
+            className="mt-2 inline-flex h-12 items-center justify-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
+          >
+            Recharger la page
+          </button>
+        </div>
+        {detail ? (
+          <details className="text-xs text-muted-foreground">
+            <summary className="cursor-pointer">Détails techniques</summary>
+            <pre className="mt-2 overflow-x-auto whitespace-pre-wrap rounded-md bg-muted p-2">{detail}</pre>
+          </details>
+        ) : null}
+      </main>
     );
   }
 }
 
-/** The data router's default error screen (a page that throws, a chunk that fails to load), kept with declarative routes. */
+/** The screen of a page that throws or of a screen's code that fails to load (an old chunk after an update): says so in French and offers a reload. */
 export function RouteErrorBoundary({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   return <ErrorBoundary pathname={pathname}>{children}</ErrorBoundary>;

@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { Loader2 } from 'lucide-react';
 import { cn } from '@/lib/cn';
+import { errorMessage } from '@/lib/error-message';
 
 export function Spinner({ className, label = 'Chargement...' }: { className?: string; label?: string }) {
   return (
@@ -24,7 +25,7 @@ export function EmptyState({ icon, title, children, className }: { icon?: React.
 export function ErrorState({ error, className }: { error: unknown; className?: string }) {
   return (
     <div role="alert" className={cn('rounded-lg border border-destructive/30 bg-primary-soft px-4 py-3 text-sm text-destructive', className)}>
-      {error instanceof Error ? error.message : 'Une erreur est survenue'}
+      {errorMessage(error)}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { TOAST_DURATION_MS } from '@maillon/common/constants';
+import { errorMessage } from '@/lib/error-message';
 
 /** Spec §9: one toast at a time, 5 s, removed 1 000 000 ms after dismissal. */
 const TOAST_LIMIT = 1;
@@ -60,13 +61,7 @@ export function useToasts(): ToastData[] {
   return toasts;
 }
 
-/** Shows the error's message: the server's French message when the API gave one. */
+/** Shows the error's message: the server's French message when the API gave one (errorMessage). */
 export function toastError(title: string, error: unknown, fallback = 'Une erreur est survenue') {
-  const description = error instanceof Error && error.message ? messageOf(error) : fallback;
-  toast({ title, description, variant: 'destructive' });
-}
-
-function messageOf(error: Error): string {
-  const withUserMessage = error as Error & { userMessage?: string };
-  return withUserMessage.userMessage ?? error.message;
+  toast({ title, description: errorMessage(error, fallback), variant: 'destructive' });
 }

@@ -100,9 +100,19 @@ export function VisitReportScreen({ missionId, technicianId, backHref }: ScreenP
     );
   }
   if (query.isError) {
+    // A visit this technician no longer has (the lot closed with the device not done, the visit taken out of the lot):
+    // the server says only « introuvable », on purpose; this screen knows why that happens.
+    const gone = query.error instanceof ApiError && query.error.status === 404;
     return (
       <div className="grid gap-3 p-4">
-        <ErrorState error={query.error} />
+        {gone ? (
+          <div role="alert" className="grid gap-1 rounded-lg border border-destructive/30 bg-primary-soft px-4 py-3 text-sm text-destructive">
+            <p className="font-medium">Cette visite n’est plus dans vos missions</p>
+            <p>L’administrateur a clôturé le lot ou retiré la visite : son rapport ne peut plus être ouvert ni enregistré.</p>
+          </div>
+        ) : (
+          <ErrorState error={query.error} />
+        )}
         <Button asChild variant="outline" size="lg">
           <Link to={backHref}>
             <ArrowLeft aria-hidden="true" /> Retour à la mission
@@ -129,6 +139,8 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
   const [reportId] = useState(() => context.report?.id ?? local.reportId ?? newId());
   const [form, setForm] = useState<ReportForm>(() => initialForm(context.report, local, context.partsComing));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // The server's reason when it refused the report as a whole (not a field): kept under the button, a toast fades.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [saveState, setSaveState] = useState<SaveState>('idle');
   const [savedAt, setSavedAt] = useState<Date | null>(context.report?.draft ? new Date(context.report.draft.updatedAt) : null);
   const [photosBusy, setPhotosBusy] = useState(false);
@@ -196,6 +208,7 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
     }
     dirty.current = false;
     setErrors({});
+    setRefusal(null);
     setSaveState('idle');
     // Queued after the device's drafts and photos: sent now, or kept on the phone until the network is back.
     const sent = save.send({ missionId, technicianId, title, report: toRequest(reportId, form) });
@@ -215,6 +228,7 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
       window.scrollTo({ top: 0, behavior: 'smooth' });
     } catch (error) {
       if (error instanceof ApiError && error.fields) setErrors(error.fields);
+      else setRefusal(error instanceof ApiError ? (error.userMessage ?? 'Le serveur a refusé ce rapport') : 'Le rapport n’a pas pu être envoyé');
       toastError('Rapport non enregistré', error);
     }
   };
@@ -463,6 +477,10 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
           {Object.keys(errors).length > 0 ? (
             <p className="text-center text-xs text-destructive" role="alert">
               {Object.keys(errors).length === 1 ? '1 point à corriger' : `${Object.keys(errors).length} points à corriger`} : {Object.values(errors)[0] ?? REPORT_MESSAGES.outcomeRequired}
+            </p>
+          ) : refusal ? (
+            <p className="text-center text-xs text-destructive" role="alert">
+              Rapport non enregistré : {refusal}
             </p>
           ) : null}
         </footer>
