@@ -62,25 +62,34 @@ export function allRowsCountSql(table: (typeof COUNTED_TABLES)[number]): SQL<num
   return countsSql(sql`table_name = ${table}`);
 }
 
+type StatusCountedTable = 'jobs' | 'technicians' | 'invoices' | 'transfers' | 'shipments';
+
+/** The keys of the rows of a table counted by status with one of `statuses` (a condition on row_counts). */
+export function statusKeysSql(table: StatusCountedTable, statuses: readonly string[]): SQL {
+  return sql`table_name = ${table} and key in (${sql.join(statuses.map((status) => sql`${status}`), sql`, `)})`;
+}
+
 /**
  * The rows of a table counted by status (jobs, technicians, invoices, transfers, shipments) with one of `statuses`, as a
  * scalar subquery.
  */
-export function statusCountSql(table: 'jobs' | 'technicians' | 'invoices' | 'transfers' | 'shipments', statuses: readonly string[]): SQL<number> {
-  return countsSql(sql`table_name = ${table} and key in (${sql.join(statuses.map((status) => sql`${status}`), sql`, `)})`);
+export function statusCountSql(table: StatusCountedTable, statuses: readonly string[]): SQL<number> {
+  return countsSql(statusKeysSql(table, statuses));
 }
 
 /**
  * The devices that need attention by `attentionDay` (the Parc DAE badge and « à surveiller »; today + 30 days): out of
  * order, or an attention date up to that day, as a scalar subquery. Those already within the window when they were
  * written are counted under `due` (migration 0023, decision 034); dates that entered it since are their own keys until
- * the hourly fold (foldDueDevices) moves them into `due`: two index reads, `due` and `out`, and the few days of the
+ * the hourly fold (foldDueDevices) moves them into `due`: three index reads, `due`, `out` and the few days of the
  * primary key's range up to the day.
  */
 export function devicesNeedingAttentionCountSql(attentionDay: string | Placeholder): SQL<number> {
-  const kept = countsSql(sql`table_name = 'devices' and key in ('due', 'out')`);
+  // One equality each: `key in ('due', 'out')` is planned as a sequential scan of the devices' hundreds of day keys.
+  const due = countsSql(sql`table_name = 'devices' and key = 'due'`);
+  const out = countsSql(sql`table_name = 'devices' and key = 'out'`);
   const dated = countsSql(sql`table_name = 'devices' and key >= '0' and key <= ${attentionDay}`);
-  return sql<number>`(${kept} + ${dated})`.mapWith(Number);
+  return sql<number>`(${due} + ${out} + ${dated})`.mapWith(Number);
 }
 
 /**
@@ -97,7 +106,8 @@ export interface MissionCountFilters {
   unbatched?: boolean | undefined;
 }
 
-function missionKeys(filters: MissionCountFilters): SQL {
+/** The keys of the missions of the admin list by status and place (a condition on row_counts). */
+export function missionKeysSql(filters: MissionCountFilters): SQL {
   // The table's name is a parameter: the unfiltered list's statement has no other, and a statement without parameters is
   // sent unprepared (db/prepared-statements.ts), parsed and planned on every call.
   const conditions = [sql`table_name = ${'missions'}`];
@@ -111,23 +121,24 @@ function missionKeys(filters: MissionCountFilters): SQL {
 
 /** Missions of the admin list by status and place, as a scalar subquery over the counts. */
 export function missionsCountSql(filters: MissionCountFilters): SQL<number> {
-  return countsSql(missionKeys(filters));
+  return countsSql(missionKeysSql(filters));
 }
 
 /** Missions of the admin list by status and place, read from the counts (no count over the table). */
 export function countMissions(db: DbOrTx, filters: MissionCountFilters): Promise<number> {
-  return sumCounts(db, missionKeys(filters));
+  return sumCounts(db, missionKeysSql(filters));
 }
 
-const lotKeys = (status: 'active' | 'completed') =>
+/** The keys of the lots of a status, the system lot left out (a condition on row_counts). */
+export const lotKeysSql = (status: 'active' | 'completed') =>
   sql`table_name = 'mission_batches' and split_part(key, '.', 1) = ${status} and key not like '%.system'`;
 
 /** Lots of a status, the system lot left out, as a scalar subquery over the counts. */
 export function lotsCountSql(status: 'active' | 'completed'): SQL<number> {
-  return countsSql(lotKeys(status));
+  return countsSql(lotKeysSql(status));
 }
 
 /** Lots of a status, the system lot left out, read from the counts (the admin's Lots and Terminés totals). */
 export function countLots(db: DbOrTx, status: 'active' | 'completed'): Promise<number> {
-  return sumCounts(db, lotKeys(status));
+  return sumCounts(db, lotKeysSql(status));
 }

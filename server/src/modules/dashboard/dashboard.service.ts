@@ -1,15 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
 import type { Db } from '../../db/client';
 import { preparedSql } from '../../db/prepared-queries';
-import {
-  allRowsCountSql,
-  devicesNeedingAttentionCountSql,
-  lotsCountSql,
-  missionsCountSql,
-  openLotsCountSql,
-  statusCountSql,
-} from '../../lib/row-counts';
+import { devicesNeedingAttentionCountSql, lotKeysSql, missionKeysSql, openLotsCountSql, statusKeysSql } from '../../lib/row-counts';
 
 export interface TechnicianCounts {
   formation: { total: number; read: number };
@@ -58,21 +51,31 @@ export interface AdminCounts {
   parcDae: number;
 }
 
+/** A badge's sum over the rows of row_counts read once: the keys of its list's total, as a FILTER. */
+const badgeSql = (keys: SQL) => sql`coalesce(sum(n) filter (where ${keys}), 0)::int`;
+
 /**
- * Each badge is the kept count its list reads for its total (row_counts, decision 027): a few index reads of row_counts
- * in one statement, each on its own keys (one pass filtering every key for every badge cost half as much again), and for
- * the devices the range of attention dates up to the day plus those out of order. Rendered once (decision 032): the
- * attention day is its only value.
+ * Each badge is the kept count its list reads for its total (row_counts, decision 027), in one statement rendered once
+ * (decision 032: the attention day is its only value). The badges counted by status are summed in one reading of
+ * row_counts (decision 034): the index range of the tables named after « devices » — invoices, jobs,
+ * learning_resources, mission_batches, missions, open_lot_departments (a key per department, filtered out), shipments,
+ * technicians, transfers — each badge a FILTER on the same keys as its list's total (ten separate index reads cost
+ * twice as much). The devices' hundreds of day keys stay out of that range: the Parc DAE badge reads its own three.
  */
 const adminCountsSql = () => sql`
-  select
-    ${statusCountSql('jobs', ['pending'])} as suggestions,
-    (${missionsCountSql({ unbatched: true })} + ${lotsCountSql('active')}) as missions_lots,
-    ${statusCountSql('technicians', ['pending'])} as techniciens,
-    (${statusCountSql('invoices', ['Facture envoyée'])} + ${statusCountSql('transfers', ['Enregistré'])}) as factures_virements,
-    ${statusCountSql('shipments', ['draft', 'in_transit'])} as expeditions,
-    ${allRowsCountSql('learning_resources')} as librairie,
-    ${devicesNeedingAttentionCountSql(sql.placeholder('attentionDay'))} as parc_dae`;
+  select kept.suggestions, kept.missions_lots, kept.techniciens, kept.factures_virements, kept.expeditions, kept.librairie,
+    ${devicesNeedingAttentionCountSql(sql.placeholder('attentionDay'))} as parc_dae
+  from (
+    select
+      ${badgeSql(statusKeysSql('jobs', ['pending']))} as suggestions,
+      ${badgeSql(sql`(${missionKeysSql({ unbatched: true })}) or (${lotKeysSql('active')})`)} as missions_lots,
+      ${badgeSql(statusKeysSql('technicians', ['pending']))} as techniciens,
+      ${badgeSql(sql`(${statusKeysSql('invoices', ['Facture envoyée'])}) or (${statusKeysSql('transfers', ['Enregistré'])})`)} as factures_virements,
+      ${badgeSql(statusKeysSql('shipments', ['draft', 'in_transit']))} as expeditions,
+      ${badgeSql(sql`table_name = 'learning_resources'`)} as librairie
+    from row_counts
+    where table_name > 'devices' and table_name <> 'open_lot_departments'
+  ) kept`;
 
 /**
  * Admin tab badges, one query (docs/decisions/004): what waits for the administrator —
