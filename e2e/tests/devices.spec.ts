@@ -281,7 +281,7 @@ test.describe('Parc DAE and visit reports', () => {
     expect(value('dispo_horaires')).toBe('Mo-Fr 09:00-19:00; Sa 10:00-18:00; PH off');
   });
 
-  test('technician: a visit taken away while its report is open (the lot closed) says so in French, never the raw answer', async ({ page, baseURL }) => {
+  test('technician: a refused report keeps its reason under the button; a visit taken away (the lot closed) says so in French, never the raw answer', async ({ page, baseURL }) => {
     const other = `Maintenance - Conservatoire ${stamp}`;
     await loginTechnician(page);
     await page.goto('/technician/dashboard?tab=missions');
@@ -290,6 +290,23 @@ test.describe('Parc DAE and visit reports', () => {
     await expect(page.getByRole('heading', { name: 'Rapport de visite' })).toBeVisible();
     await page.getByRole('radiogroup', { name: 'État constaté' }).getByRole('radio', { name: 'Site inaccessible' }).click();
     await page.getByLabel('Observations').fill('Site fermé, gardien absent.');
+
+    // A refusal that is not about one field (here the answer the server gives when a photo's file went missing from the
+    // storage, made to happen by answering the first save so): its reason stays under the button once the toast fades.
+    const reason = 'Une photo du rapport est introuvable dans le stockage : retirez-la puis enregistrez à nouveau';
+    let refusedOnce = false;
+    await page.route(/\/api\/missions\/[^/]+\/visit-report$/, async (route) => {
+      if (route.request().method() !== 'PUT' || refusedOnce) return route.fallback();
+      refusedOnce = true;
+      await route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ message: reason, code: 'CONFLICT', requestId: 'e2e' }) });
+    });
+    await page.getByRole('button', { name: 'Enregistrer le rapport' }).click();
+    const underButton = page.locator('footer').getByRole('alert');
+    await expect(underButton).toHaveText(`Rapport non enregistré : ${reason}`);
+    await expect(page.getByRole('status').filter({ hasText: 'Rapport non enregistré' })).toHaveCount(0, { timeout: 15_000 });
+    await expect(underButton).toHaveText(`Rapport non enregistré : ${reason}`);
+    await snap(page, 'technician-visit-report-refused');
+    await page.unroute(/\/api\/missions\/[^/]+\/visit-report$/);
 
     // Meanwhile the administrator closes the lot with this device not done: the visit is no longer the technician's.
     const origin = new URL(baseURL!).origin;
