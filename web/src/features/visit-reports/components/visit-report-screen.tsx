@@ -147,6 +147,17 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
   const [showAllConsumables, setShowAllConsumables] = useState(false);
   const dirty = useRef(false);
   const queryClient = useQueryClient();
+  // The sticky header and « Enregistrer le rapport » stay over the page: a field brought into view (focus, an error
+  // scrolled to, the signature pad) stops clear of both instead of under them (WCAG 2.4.11).
+  useEffect(() => {
+    const root = document.documentElement.style;
+    root.scrollPaddingTop = '7rem';
+    root.scrollPaddingBottom = '8rem';
+    return () => {
+      root.scrollPaddingTop = '';
+      root.scrollPaddingBottom = '';
+    };
+  }, []);
   const online = useOnline();
   const saveDraft = useSaveVisitReportDraft();
   const save = useSaveVisitReport();
@@ -243,8 +254,8 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
   const stateOf = (keys: string[], done: boolean) => (keys.some((k) => errors[k]) ? 'error' : done ? 'done' : 'todo');
 
   return (
-    <div className="mx-auto grid min-h-dvh max-w-2xl grid-rows-[auto_1fr_auto] bg-background">
-      <header className="sticky top-0 z-10 grid gap-1 border-b bg-card px-4 py-3 shadow-xs">
+    <div className="mx-auto grid min-h-dvh max-w-2xl grid-cols-[minmax(0,1fr)] grid-rows-[auto_1fr_auto] bg-background">
+      <header className="sticky top-0 z-10 grid grid-cols-[minmax(0,1fr)] gap-1 border-b bg-card px-4 py-3 shadow-xs">
         <div className="flex items-center gap-2">
           <Button asChild variant="ghost" size="icon" className="size-11 shrink-0">
             <Link to={backHref} aria-label="Retour à la mission">
@@ -262,7 +273,7 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
         {editable && !local.finalWaiting ? <AutosaveStatus state={shownSaveState} savedAt={savedAt} /> : null}
       </header>
 
-      <main className="grid content-start gap-3 px-3 py-4">
+      <main className="grid grid-cols-[minmax(0,1fr)] content-start gap-3 px-3 py-4">
         <div className="grid gap-1 px-1">
           <p className="font-semibold leading-snug">{context.mission.clientName || context.mission.title}</p>
           {context.mission.location ? <p className="text-sm text-muted-foreground">{context.mission.location}</p> : null}
