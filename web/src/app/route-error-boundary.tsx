@@ -24,27 +24,16 @@ class ErrorBoundary extends Component<{ pathname: string; children: ReactNode },
     // The browser's own text (a chunk that failed to load, a TypeError) is English and technical: under « Détails ».
     const detail = error instanceof Error ? (error.stack ?? error.message) : JSON.stringify(error);
     return (
-      <main className="mx-auto grid max-w-lg gap-4 px-4 py-10">
-        <div role="alert" className="grid gap-2 rounded-lg border border-destructive/30 bg-card p-5">
-          <h1 className="text-lg font-semibold">Cette page n’a pas pu s’afficher</h1>
-          <p className="text-sm text-muted-foreground">
-            Une erreur inattendue l’a interrompue. Rechargez la page : si l’application vient d’être mise à jour, la nouvelle version
-            se charge.
-          </p>
-          <button
-            type="button"
-            onClick={() => window.location.reload()}
-            className="mt-2 inline-flex h-12 items-center justify-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
-          >
-            Recharger la page
-          </button>
-        </div>
-        {detail ? (
-          <details className="text-xs text-muted-foreground">
-            <summary className="cursor-pointer">Détails techniques</summary>
-            <pre className="mt-2 overflow-x-auto whitespace-pre-wrap rounded-md bg-muted p-2">{detail}</pre>
-          </details>
-        ) : null}
+      <main role="alert" className="mx-auto grid max-w-lg gap-3 p-6">
+        <h1 className="text-lg font-semibold">Cette page n’a pas pu s’afficher</h1>
+        <p className="text-sm">Rechargez la page : si l’application vient d’être mise à jour, la nouvelle version se charge.</p>
+        <button type="button" onClick={() => window.location.reload()} className="h-12 rounded-md bg-primary px-4 font-medium text-primary-foreground">
+          Recharger la page
+        </button>
+        <details className="text-xs">
+          <summary>Détails techniques</summary>
+          <pre className="whitespace-pre-wrap">{detail}</pre>
+        </details>
       </main>
     );
   }
