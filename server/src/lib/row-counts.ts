@@ -57,9 +57,14 @@ async function sumCounts(db: DbOrTx, where: SQL): Promise<number> {
   return Number(result.rows[0]?.n ?? 0);
 }
 
+/** The keys of every row of a counted table (a condition on row_counts). */
+export function allRowsKeysSql(table: (typeof COUNTED_TABLES)[number]): SQL {
+  return sql`table_name = ${table}`;
+}
+
 /** Every row of a counted table (the total of an unfiltered list), as a scalar subquery. */
 export function allRowsCountSql(table: (typeof COUNTED_TABLES)[number]): SQL<number> {
-  return countsSql(sql`table_name = ${table}`);
+  return countsSql(allRowsKeysSql(table));
 }
 
 type StatusCountedTable = 'jobs' | 'technicians' | 'invoices' | 'transfers' | 'shipments';

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
 import type { Db } from '../../db/client';
 import { preparedSql } from '../../db/prepared-queries';
-import { devicesNeedingAttentionCountSql, lotKeysSql, missionKeysSql, openLotsCountSql, statusKeysSql } from '../../lib/row-counts';
+import { allRowsKeysSql, devicesNeedingAttentionCountSql, lotKeysSql, missionKeysSql, openLotsCountSql, statusKeysSql } from '../../lib/row-counts';
 
 export interface TechnicianCounts {
   formation: { total: number; read: number };
@@ -72,7 +72,7 @@ const adminCountsSql = () => sql`
       ${badgeSql(statusKeysSql('technicians', ['pending']))} as techniciens,
       ${badgeSql(sql`(${statusKeysSql('invoices', ['Facture envoyée'])}) or (${statusKeysSql('transfers', ['Enregistré'])})`)} as factures_virements,
       ${badgeSql(statusKeysSql('shipments', ['draft', 'in_transit']))} as expeditions,
-      ${badgeSql(sql`table_name = 'learning_resources'`)} as librairie
+      ${badgeSql(allRowsKeysSql('learning_resources'))} as librairie
     from row_counts
     where table_name > 'devices' and table_name <> 'open_lot_departments'
   ) kept`;

@@ -22,10 +22,11 @@ export function EmptyState({ icon, title, children, className }: { icon?: React.
   );
 }
 
-export function ErrorState({ error, className }: { error: unknown; className?: string }) {
+/** A failed read: the server's French message (errorMessage), or what the screen knows better (`children`). */
+export function ErrorState({ error, className, children }: { error: unknown; className?: string; children?: React.ReactNode }) {
   return (
     <div role="alert" className={cn('rounded-lg border border-destructive/30 bg-primary-soft px-4 py-3 text-sm text-destructive', className)}>
-      {errorMessage(error)}
+      {children ?? errorMessage(error)}
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { Input, Textarea } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
+import { errorMessage } from '@/lib/error-message';
 import { useLocalChanges, useOnline } from '@/lib/offline/use-queue';
 import { useVisitReport, visitReportPath, visitReportQueryKey } from '../api/get-visit-report';
 import { reportTarget } from '../api/report-target';
@@ -105,14 +106,14 @@ export function VisitReportScreen({ missionId, technicianId, backHref }: ScreenP
     const gone = query.error instanceof ApiError && query.error.status === 404;
     return (
       <div className="grid gap-3 p-4">
-        {gone ? (
-          <div role="alert" className="grid gap-1 rounded-lg border border-destructive/30 bg-primary-soft px-4 py-3 text-sm text-destructive">
-            <p className="font-medium">Cette visite n’est plus dans vos missions</p>
-            <p>L’administrateur a clôturé le lot ou retiré la visite : son rapport ne peut plus être ouvert ni enregistré.</p>
-          </div>
-        ) : (
-          <ErrorState error={query.error} />
-        )}
+        <ErrorState error={query.error} className="grid gap-1">
+          {gone ? (
+            <>
+              <p className="font-medium">Cette visite n’est plus dans vos missions</p>
+              <p>L’administrateur a clôturé le lot ou retiré la visite : son rapport ne peut plus être ouvert ni enregistré.</p>
+            </>
+          ) : null}
+        </ErrorState>
         <Button asChild variant="outline" size="lg">
           <Link to={backHref}>
             <ArrowLeft aria-hidden="true" /> Retour à la mission
@@ -239,7 +240,7 @@ function ReportEditor({ context, local, missionId, technicianId, backHref, reloa
       window.scrollTo({ top: 0, behavior: 'smooth' });
     } catch (error) {
       if (error instanceof ApiError && error.fields) setErrors(error.fields);
-      else setRefusal(error instanceof ApiError ? (error.userMessage ?? 'Le serveur a refusé ce rapport') : 'Le rapport n’a pas pu être envoyé');
+      else setRefusal(errorMessage(error, 'Le serveur a refusé ce rapport'));
       toastError('Rapport non enregistré', error);
     }
   };
