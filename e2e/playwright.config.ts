@@ -25,6 +25,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Native date fields follow the browser's own language (LANGUAGE on Linux; Debian's chromium-l10n), not the
+      // page's locale: in French they read 27/11/2026, as on a French phone.
+      env: { ...process.env, LANGUAGE: 'fr' },
       args: [
         '--no-sandbox',
         '--disable-gpu',

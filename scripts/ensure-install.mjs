@@ -170,19 +170,29 @@ function onPath(command) {
 
 /**
  * The Debian packages the test command needs: Chromium and its fonts (Playwright) and poppler-utils (`pdftoppm`: the
- * tests render the PDFs they produce to PNG). Installed with apt when missing.
+ * tests render the PDFs they produce to PNG). Installed with apt when missing. Debian's Chromium speaks only English
+ * without chromium-l10n: its native date fields would read 11/27/2026 in the screenshots where a French phone shows
+ * 27/11/2026 (the journeys run it with LANGUAGE=fr); installed as well, but the tests do not depend on it.
  */
 function installTestTools() {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   const packages = [];
   if (!fs.existsSync(chromium)) packages.push('chromium', 'fonts-liberation');
   if (!onPath('pdftoppm')) packages.push('poppler-utils');
-  if (packages.length === 0) return;
-  console.log(`Installation des paquets Debian des tests : ${packages.join(', ')}…`);
+  const french = chromium === '/usr/bin/chromium' && !fs.existsSync('/usr/lib/chromium/locales/fr.pak') ? ['chromium-l10n'] : [];
+  if (packages.length === 0 && french.length === 0) return;
+  console.log(`Installation des paquets Debian des tests : ${[...packages, ...french].join(', ')}…`);
   const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
   const apt = (args) => (sudo.length ? run('sudo', args) : run(args[0], args.slice(1)));
+  const install = (names) => apt(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', ...names]);
   apt(['apt-get', 'update', '-qq']);
-  apt(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', ...packages]);
+  if (packages.length > 0) install(packages);
+  if (french.length === 0) return;
+  try {
+    install(french);
+  } catch {
+    console.warn('chromium-l10n non installé : les champs de date des captures resteront au format anglais.');
+  }
 }
 
 installDependencies();

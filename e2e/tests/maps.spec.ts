@@ -134,11 +134,11 @@ test.describe('maps (technician, phone)', () => {
     await loginTechnician(page, world.email, world.password);
     await expect(page.getByRole('heading', { name: 'Trouver des missions', level: 1 })).toBeVisible();
 
-    // Most recent first, then « Les plus proches »: the Annecy lot leads, with its distance and round trip.
+    // Most recent first, then « Plus proches »: the Annecy lot leads, with its distance and round trip.
     const sort = page.getByLabel('Trier par');
     await sort.selectOption('recent');
     await sort.selectOption('nearest');
-    await expect(sort.locator('option:checked')).toHaveText('Les plus proches');
+    await expect(sort.locator('option:checked')).toHaveText('Plus proches');
     const cards = page.getByRole('list', { name: 'Lots de missions' }).getByRole('listitem');
     await expect(cards.first()).toContainText(LOT_NEAR);
     await expect(cards.first()).toContainText(/à (< 1|[\d,]+) km\s*· tournée ≈ [\d,]+ km/);

@@ -104,6 +104,7 @@ export function FindMissionsTab({ technician }: TechnicianTabProps) {
         </div>
       ) : null}
 
+      {/* Two filters a row on a phone (short option texts), so that the first lots show without scrolling. */}
       <form role="search" aria-label="Filtrer les lots" className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-5" onSubmit={(e) => e.preventDefault()}>
         <Field id="lots-search" label="Recherche" className="col-span-2 lg:col-span-1">
           <Input
@@ -114,9 +115,9 @@ export function FindMissionsTab({ technician }: TechnicianTabProps) {
             onChange={(e) => setSearchText(e.target.value)}
           />
         </Field>
-        <Field id="lots-department" label="Département" className="col-span-2 sm:col-span-1">
+        <Field id="lots-department" label="Département">
           <NativeSelect value={department} onChange={(e) => setDepartment(e.target.value)}>
-            <option value="">Tous les départements</option>
+            <option value="">Tous</option>
             {departments.map((code) => (
               <option key={code} value={code}>
                 {formatDepartment(code)}
@@ -124,9 +125,9 @@ export function FindMissionsTab({ technician }: TechnicianTabProps) {
             ))}
           </NativeSelect>
         </Field>
-        <Field id="lots-tag" label="Tag" className="col-span-2 sm:col-span-1">
+        <Field id="lots-tag" label="Tag">
           <NativeSelect value={tag} onChange={(e) => setTag(e.target.value)}>
-            <option value="">Tous les tags</option>
+            <option value="">Tous</option>
             {tags.map((value) => (
               <option key={value} value={value}>
                 {value}
@@ -134,20 +135,20 @@ export function FindMissionsTab({ technician }: TechnicianTabProps) {
             ))}
           </NativeSelect>
         </Field>
-        <Field id="lots-sort" label="Trier par" className="col-span-2 sm:col-span-1">
+        <Field id="lots-sort" label="Trier par">
           <NativeSelect value={shownSort} onChange={(e) => setSort(e.target.value as LotSort)}>
             <option value="nearest" disabled={!hasAddress}>
-              Les plus proches
+              Plus proches
             </option>
-            <option value="recent">Les plus récents</option>
+            <option value="recent">Plus récents</option>
           </NativeSelect>
         </Field>
-        <Field id="lots-radius" label="Distance" className="col-span-2 sm:col-span-1">
+        <Field id="lots-radius" label="Distance">
           <NativeSelect value={radius} disabled={!hasAddress} onChange={(e) => setRadius(e.target.value as AvailableLotsFilters['radius'])}>
             <option value="">Toutes</option>
             {LOT_RADII_KM.map((km) => (
               <option key={km} value={String(km)}>
-                Moins de {km} km
+                {km} km max
               </option>
             ))}
           </NativeSelect>
