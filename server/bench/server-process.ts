@@ -1,8 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Node's flags in `npm start` (`exec node <flags> server/dist/main.js`, decision 035): the bench starts the server
+ * as production does.
+ */
+export function productionNodeFlags(): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const match = /\bnode((?:\s+--[\w-]+(?:=\S+)?)*)\s+server\/dist\/main\.js/.exec(start);
+  if (!match) throw new Error(`npm start ne lance pas server/dist/main.js : ${start}`);
+  return match[1]!.split(/\s+/).filter(Boolean);
+}
 
 /** The production bundle the bench starts; BENCH_SERVER_ENTRY points elsewhere (a second build beside the first). */
 export function serverEntry(): string {
@@ -11,7 +23,7 @@ export function serverEntry(): string {
 
 /** BENCH_NODE_ARGS: flags for the server's Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a read). */
 export function startServer(env: Record<string, string>, port: number): ChildProcess {
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...productionNodeFlags(), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   return spawn(process.execPath, [...nodeArgs, serverEntry()], {
     // TRUST_PROXY lets the login load spread over many client addresses (X-Forwarded-For) instead of hitting the
     // per-IP login limit, which is what a real crowd of technicians looks like.

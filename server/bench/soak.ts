@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { hashPassword } from '../src/lib/passwords';
+import { productionNodeFlags } from './server-process';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -137,7 +138,7 @@ async function main(): Promise<void> {
   const url = new URL(adminUrl);
   url.pathname = `/${dbName}`;
   const databaseUrl = url.toString();
-  const server = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+  const server = spawn(process.execPath, [...productionNodeFlags(), path.join(root, 'server/dist/main.js')], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1', SEED_DEMO: 'true', LOG_LEVEL: 'warn', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'soak-')) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
