@@ -49,6 +49,27 @@ describe('read cache', () => {
     expect(second.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('sends the bytes of the text it tagged, accents and all, on a miss and on a hit', async () => {
+    const title = 'Défibrillateurs d’Île-de-France — 2 €';
+    const [lot] = await ctx.db.insert(missionBatches).values({ title, priceCents: 1000, departments: ['93'], tags: [], visibility: 'visible' }).returning();
+    await ctx.app.changeFeed?.caughtUp();
+    try {
+      const url = `${lotsUrl()}&department=93`;
+      const miss = await as(ctx.app, cookieA)({ method: 'GET', url });
+      const hit = await as(ctx.app, cookieA)({ method: 'GET', url });
+      for (const answer of [miss, hit]) {
+        expect(answer.statusCode).toBe(200);
+        expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(Number(answer.headers['content-length'])).toBe(answer.rawPayload.length);
+        expect((answer.json() as { title: string }[]).map((l) => l.title)).toEqual([title]);
+      }
+      expect(hit.rawPayload.equals(miss.rawPayload)).toBe(true);
+      expect(hit.headers.etag).toBe(miss.headers.etag);
+    } finally {
+      await ctx.db.delete(missionBatches).where(eq(missionBatches.id, lot!.id));
+    }
+  });
+
   it('answers 304 without a body to a matching If-None-Match, on a miss and on a hit', async () => {
     const first = await as(ctx.app, cookieA)({ method: 'GET', url: applicationsUrl() });
     const etag = String(first.headers.etag);
