@@ -173,27 +173,38 @@ export async function updateMission(
   { missionId, body, actorUserId }: { missionId: string; body: UpdateMissionRequest; actorUserId: string },
 ): Promise<Mission> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select id from missions where id = ${missionId} for update`);
+    const [placed] = await tx
+      .select({ approxLatitude: missions.approxLatitude, approxLongitude: missions.approxLongitude })
+      .from(missions)
+      .where(eq(missions.id, missionId))
+      .for('update');
     const before = await getMission(tx, missionId);
     if (!VISIT_TYPES_MISSION_EDIT.includes(body.visitType) && body.visitType !== before.visitType) {
       throw new AppError('VALIDATION_ERROR', 'Veuillez choisir un type de visite de la liste', { visitType: 'Veuillez choisir un type de visite de la liste' });
     }
     const { address, title, description, ...visit } = body;
+    const approx = missionApproxColumns({ location: address, postalCode: visit.postalCode, city: visit.city, department: visit.department });
     await tx
       .update(missions)
       .set({
         ...visit,
         location: address,
-        ...missionApproxColumns({ location: address, postalCode: visit.postalCode, city: visit.city, department: visit.department }),
+        ...approx,
         ...(title ? { title } : {}),
         ...(description ? { description } : {}),
         updatedAt: new Date(),
       })
       .where(eq(missions.id, missionId));
     await linkMissionToDevice(tx, missionId);
-    // The site may have moved: its lot's geometry follows in the same transaction.
-    await refreshLotsGeometry(tx, [before.batchId]);
     const after = await getMission(tx, missionId);
+    // When the site moved, its lot's geometry follows in the same transaction (an edit of the observations, the
+    // contact or the serial number leaves the lot as it is: no rewrite of its row, its list JSON and its sites).
+    const moved =
+      approx.approxLatitude !== placed?.approxLatitude ||
+      approx.approxLongitude !== placed?.approxLongitude ||
+      after.latitude !== before.latitude ||
+      after.longitude !== before.longitude;
+    if (moved) await refreshLotsGeometry(tx, [before.batchId]);
     await audit(tx, { actorUserId, action: 'mission.update', entity: 'mission', entityId: missionId, before, after });
     return after;
   });

@@ -548,6 +548,31 @@ describe('lot geometry follows its missions', () => {
     expect(await geometry(b)).toMatchObject({ sites: 1, approximate: 1, minLat: 45.74833, minLon: 4.82568 });
   });
 
+  it('an edit that does not move the site leaves its lot as it is; one that moves it recomputes the lot', async () => {
+    const lot = await createLot('Géométrie édition', [{ postalCode: '69002', city: 'Lyon' }]);
+    const [mission] = await ctx.db.select({ id: missions.id }).from(missions).where(eq(missions.batchId, lot));
+    const site = { department: '69', address: 'Place Bellecour, 69002 Lyon', postalCode: '69002', city: 'Lyon' };
+    const edit = async (fields: Record<string, string>) => {
+      const response = await as(ctx.app, cookieAdmin)({
+        method: 'PUT',
+        url: `/api/missions/${mission!.id}`,
+        payload: { serialNumber: 'SN-EDIT-1', clientName: 'Client', defibrillatorModel: 'Zoll AED Plus', visitType: 'Maintenance', completionLink: 'https://formulaires.maillon.fr/c', ...site, ...fields },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    const sites = async () => (await ctx.db.select({ n: missionBatches.geoSiteCount, lat: missionBatches.geoLat }).from(missionBatches).where(eq(missionBatches.id, lot)))[0]!;
+    await edit({});
+    expect(await sites()).toMatchObject({ n: 1, lat: 45.74833 });
+    // A mark written behind the API: an edit that recomputed the geometry would erase it.
+    await ctx.db.update(missionBatches).set({ geoSiteCount: 7 }).where(eq(missionBatches.id, lot));
+    await edit({ clientName: 'Client renommé', observations: 'Accès par la loge' });
+    expect(await sites()).toMatchObject({ n: 7, lat: 45.74833 });
+    await edit({ department: '38', address: 'Place Grenette, 38000 Grenoble', postalCode: '38000', city: 'Grenoble' });
+    const moved = await sites();
+    expect(moved.n).toBe(1);
+    expect(moved.lat).toBeCloseTo(45.19, 1);
+  });
+
   it('a rolled-back move leaves the geometry as it was', async () => {
     const open = await createLot('Géométrie ouverte', [{ lat: 44.84, lon: -0.58 }]);
     const done = await createLot('Géométrie terminée', [], { status: 'completed' });
