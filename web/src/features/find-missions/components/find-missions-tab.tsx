@@ -155,16 +155,23 @@ export function FindMissionsTab({ technician }: TechnicianTabProps) {
         </Field>
       </form>
 
-      <Pills
-        label="Affichage des lots"
-        className="mb-4"
-        value={view}
-        onChange={setView}
-        options={[
-          { value: 'list', label: 'Liste' },
-          { value: 'map', label: 'Carte' },
-        ]}
-      />
+      {/* The list's count beside the view switch: one row fewer before the first lot on a phone. */}
+      <div className="mb-3 flex items-center justify-between gap-3">
+        <Pills
+          label="Affichage des lots"
+          value={view}
+          onChange={setView}
+          options={[
+            { value: 'list', label: 'Liste' },
+            { value: 'map', label: 'Carte' },
+          ]}
+        />
+        {view === 'list' && items.length > 0 ? (
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {total} {total > 1 ? 'lots disponibles' : 'lot disponible'}
+          </p>
+        ) : null}
+      </div>
 
       {view === 'map' ? (
         <Suspense fallback={<Skeleton className="h-[60vh] min-h-80" />}>
@@ -195,9 +202,6 @@ export function FindMissionsTab({ technician }: TechnicianTabProps) {
         )
       ) : (
         <>
-          <p className="mb-3 text-sm text-muted-foreground" aria-live="polite">
-            {total} {total > 1 ? 'lots disponibles' : 'lot disponible'}
-          </p>
           <ul className={lots.isPlaceholderData ? 'grid gap-3 opacity-60' : 'grid gap-3'} aria-label="Lots de missions">
             {items.map((lot) => (
               <LotCard
