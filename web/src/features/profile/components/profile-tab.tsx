@@ -1,23 +1,26 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { TECHNICIAN_STATUS_LABELS } from '@maillon/common/enums';
 import { formatDate } from '@maillon/common/format';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Badge } from '@/components/ui/badge';
-import { ErrorState } from '@/components/ui/feedback';
+import { ErrorState, Skeleton } from '@/components/ui/feedback';
 import type { TechnicianTabProps } from '@/types/tabs';
 import { useTechnicianProfile } from '../api/get-technician';
 import { LegalCard, LogoutCard } from './account-cards';
 import { AddressCard } from './address-card';
 import { BankingCard } from './banking-card';
-import { CalendarFeedCard } from './calendar-feed-card';
 import { CommentsCard } from './comments-card';
 import { DepartmentsCard } from './departments-card';
-import { DocumentsCard } from './documents-card';
 import { preloadProfileResolvers } from './form-resolvers';
 import { PersonalCard } from './personal-card';
 import { ProfessionalCard } from './professional-card';
 import { RelayPointCard } from './relay-point-card';
 import { SecurityCard } from './security-card';
+
+// The two largest cards, below the first screen on a phone, load right after the tab: its first load stays within
+// the technician's budget (decision 017).
+const CalendarFeedCard = lazy(() => import('./calendar-feed-card').then((m) => ({ default: m.CalendarFeedCard })));
+const DocumentsCard = lazy(() => import('./documents-card').then((m) => ({ default: m.DocumentsCard })));
 
 /** "Mon compte" (spec §2): one card per PATCH route of §7, each saved on its own. */
 export function ProfileTab({ technician: sessionTechnician }: TechnicianTabProps) {
@@ -50,8 +53,12 @@ export function ProfileTab({ technician: sessionTechnician }: TechnicianTabProps
         <div className="grid gap-4">
           <DepartmentsCard technician={technician} />
           <RelayPointCard technician={technician} />
-          <CalendarFeedCard technicianId={technician.id} />
-          <DocumentsCard technician={technician} />
+          <Suspense fallback={<Skeleton className="h-56" />}>
+            <CalendarFeedCard technicianId={technician.id} />
+          </Suspense>
+          <Suspense fallback={<Skeleton className="h-72" />}>
+            <DocumentsCard technician={technician} />
+          </Suspense>
           <CommentsCard technician={technician} />
           <LegalCard />
           <LogoutCard />
