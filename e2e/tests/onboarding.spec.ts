@@ -276,6 +276,19 @@ test.describe('technician onboarding', () => {
     const card = (name: string) => page.getByRole('region', { name });
     const toastText = (text: string) => page.getByText(text, { exact: true }).first();
 
+    // The section links take a phone straight to a card far down the page, clear of the sticky header.
+    const sections = page.getByRole('navigation', { name: 'Rubriques de Mon compte' });
+    await expect(card('Documents')).not.toBeInViewport();
+    await sections.getByRole('button', { name: 'Documents' }).click();
+    await expect(card('Documents')).toBeInViewport();
+    await expect(card('Documents')).toBeFocused();
+    const top = () => card('Documents').evaluate((el) => el.getBoundingClientRect().top);
+    await expect.poll(top).toBeLessThan(150);
+    const header = await page.locator('header').first().evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(await top()).toBeGreaterThanOrEqual(header);
+    await sections.getByRole('button', { name: 'Identité' }).click();
+    await expect(card('Informations personnelles')).toBeInViewport();
+
     const personal = card('Informations personnelles');
     await personal.getByLabel('Prénom').fill('Maria');
     await personal.getByLabel('Téléphone').fill('06 98 76 54 32');

@@ -12,11 +12,15 @@ interface ProfileCardProps {
   children: ReactNode;
 }
 
+/** The id of the card titled `title` (the tab's section links scroll to it). */
+export const profileSectionId = (title: string) => `profile-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
 /** One card of "Mon compte": a titled section with its own save action. */
 export function ProfileCard({ title, icon, description, className, children }: ProfileCardProps) {
-  const headingId = `profile-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const sectionId = profileSectionId(title);
+  const headingId = `${sectionId}-title`;
   return (
-    <Card className={cn('flex flex-col', className)} role="region" aria-labelledby={headingId}>
+    <Card id={sectionId} tabIndex={-1} className={cn('flex scroll-mt-20 flex-col outline-none', className)} role="region" aria-labelledby={headingId}>
       <CardHeader>
         <CardTitle id={headingId} className="flex items-center gap-2 [&_svg]:size-5 [&_svg]:text-primary">
           {icon}
