@@ -286,6 +286,13 @@ test.describe('technician onboarding', () => {
     await expect.poll(top).toBeLessThan(150);
     const header = await page.locator('header').first().evaluate((el) => el.getBoundingClientRect().bottom);
     expect(await top()).toBeGreaterThanOrEqual(header);
+    // Every link lands on its card: a card renamed without its link would leave the focus on the link.
+    const links = await sections.getByRole('button').all();
+    expect(links).toHaveLength(10);
+    for (const link of links) {
+      await link.click();
+      await expect(page.locator('[role="region"]:focus'), await link.innerText()).toBeInViewport();
+    }
     await sections.getByRole('button', { name: 'Identité' }).click();
     await expect(card('Informations personnelles')).toBeInViewport();
 
