@@ -1,6 +1,7 @@
 // Installs what is missing: the npm dependencies and, with --browser, the Debian packages of the tests (Chromium, never a
 // browser build of its own; poppler-utils). Decision record: docs/decisions/019-install-and-start.md.
 //   node scripts/ensure-install.mjs [--browser]   every dependency, dev ones included (tests, build)
+//   node scripts/ensure-install.mjs --bench       the same, and wrk for `npm run bench` (best-effort)
 //   node scripts/ensure-install.mjs --start       what `npm start` needs: the runtime dependencies when the build is up
 //                                                 to date (scripts/build-stamp.mjs), everything when it must run
 //
@@ -182,18 +183,36 @@ function installTestTools() {
   const french = chromium === '/usr/bin/chromium' && !fs.existsSync('/usr/lib/chromium/locales/fr.pak') ? ['chromium-l10n'] : [];
   if (packages.length === 0 && french.length === 0) return;
   console.log(`Installation des paquets Debian des tests : ${[...packages, ...french].join(', ')}…`);
-  const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
-  const apt = (args) => (sudo.length ? run('sudo', args) : run(args[0], args.slice(1)));
-  const install = (names) => apt(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', ...names]);
-  apt(['apt-get', 'update', '-qq']);
-  if (packages.length > 0) install(packages);
+  aptUpdate();
+  if (packages.length > 0) aptInstall(packages);
   if (french.length === 0) return;
   try {
-    install(french);
+    aptInstall(french);
   } catch {
     console.warn('chromium-l10n non installé : les champs de date des captures resteront au format anglais.');
   }
 }
 
+const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
+const apt = (args) => (sudo.length ? run('sudo', args) : run(args[0], args.slice(1)));
+const aptUpdate = () => apt(['apt-get', 'update', '-qq']);
+const aptInstall = (names) => apt(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', ...names]);
+
+/**
+ * The bench's load generator, wrk (decision 036): a client in C, as pgbench is. Best-effort: without it the bench
+ * loads with autocannon and says so.
+ */
+function installBenchTools() {
+  if (onPath('wrk')) return;
+  console.log('Installation du paquet Debian du bench : wrk…');
+  try {
+    aptUpdate();
+    aptInstall(['wrk']);
+  } catch {
+    console.warn('wrk non installé : le bench chargera le serveur avec autocannon.');
+  }
+}
+
 installDependencies();
 if (process.argv.includes('--browser')) installTestTools();
+if (process.argv.includes('--bench')) installBenchTools();

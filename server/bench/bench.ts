@@ -1,5 +1,5 @@
 /**
- * npm run bench — loads the key reads of the production server with autocannon and compares each with a bare
+ * npm run bench — loads the key reads of the production server (load.ts: wrk, else autocannon) and compares each with a bare
  * Fastify route answering the same bytes from memory. PostgreSQL at full scale (seeded once into BENCH_DATABASE_URL),
  * then the embedded database at a smaller scale. Results: bench/results/latest.{md,json}; the table is printed last.
  * After the PostgreSQL load, extras.ts adds the pgbench ceiling, the plans and the dashboard's first content.
@@ -8,16 +8,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { count, sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
-import { selectedEndpoints, type Endpoint, type Session } from './endpoints';
+import { endpointRequests, selectedEndpoints, type Endpoint, type Session } from './endpoints';
 import { startCpuSample, type CpuPerRequest } from './cpu';
 import { runPostgresExtras, type Extras } from './extras';
+import { load, loadGeneratorLabel, type LoadRequest } from './load';
 import { startServer, waitFor } from './server-process';
 import { loginAs, loginTechnicians } from './sessions';
 
@@ -49,14 +49,21 @@ interface Row {
   ofPostgres?: number;
 }
 
-function cannon(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-async function load(url: string, connections: number, requests: autocannon.Request[], duration: number) {
-  return cannon({ url, connections, duration, requests });
+/**
+ * Every session's answer checked (status and shape) before and after the load, so that errors count a wrong answer and
+ * not only a failed request: under wrk the answers of the load itself are not parsed (a C client, decision 036).
+ */
+async function shapeErrors(base: string, endpoint: Endpoint, sessions: Session[]): Promise<number> {
+  let errors = 0;
+  for (const session of sessions) {
+    try {
+      const response = await fetch(`${base}${endpoint.path(session)}`, { headers: { cookie: session.cookie } });
+      if (!response.ok || !endpoint.check(await response.json())) errors += 1;
+    } catch {
+      errors += 1;
+    }
+  }
+  return errors;
 }
 
 async function benchEndpoint(
@@ -67,21 +74,7 @@ async function benchEndpoint(
   barePort: number | null,
   serverPid: number | undefined,
 ): Promise<Row> {
-  let shapeErrors = 0;
-  const request: autocannon.Request = {
-    method: 'GET',
-    setupRequest: (req) => {
-      const session = sessions[Math.floor(Math.random() * sessions.length)]!;
-      return { ...req, path: endpoint.path(session), headers: { ...req.headers, cookie: session.cookie } };
-    },
-    onResponse: (status, body) => {
-      try {
-        if (status !== 200 || !endpoint.check(JSON.parse(body))) shapeErrors += 1;
-      } catch {
-        shapeErrors += 1;
-      }
-    },
-  };
+  const requests = endpointRequests(endpoint, sessions);
   // Same bytes from memory on a bare Fastify route: the ceiling of this machine for that payload.
   const sample = await fetch(`${base}${endpoint.path(sessions[0]!)}`, { headers: { cookie: sessions[0]!.cookie } });
   const bytes = Buffer.from(await sample.arrayBuffer());
@@ -91,62 +84,51 @@ async function benchEndpoint(
     const bare = Fastify();
     bare.get('/*', (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes));
     await bare.listen({ port: barePort, host: '127.0.0.1' });
-    await load(`http://127.0.0.1:${barePort}/x`, connections, [{ method: 'GET' }], Math.max(1, Math.round(WARMUP_S / 2)));
-    bareReqPerSec = (await load(`http://127.0.0.1:${barePort}/x`, connections, [{ method: 'GET' }], DURATION_S)).requests.average;
+    const bareBase = `http://127.0.0.1:${barePort}`;
+    await load(bareBase, connections, Math.max(1, Math.round(WARMUP_S / 2)), requests);
+    bareReqPerSec = (await load(bareBase, connections, DURATION_S, requests)).reqPerSec;
     await bare.close();
   }
 
-  await load(base, connections, [request], WARMUP_S);
-  shapeErrors = 0;
+  let errors = await shapeErrors(base, endpoint, sessions);
+  await load(base, connections, WARMUP_S, requests);
   const cpu = startCpuSample(serverPid);
-  const result = await load(base, connections, [request], DURATION_S);
-  const errors = result.errors + result.timeouts + result.non2xx + shapeErrors;
+  const result = await load(base, connections, DURATION_S, requests);
+  const perRequest = cpu.stop(result.total);
+  errors += result.errors + (await shapeErrors(base, endpoint, sessions));
   return {
     name: endpoint.name,
     area: endpoint.area,
-    reqPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    reqPerSec: Math.round(result.reqPerSec),
+    p50: result.p50,
+    p99: result.p99,
     errors,
     bareReqPerSec: Math.round(bareReqPerSec),
-    ratio: bareReqPerSec ? result.requests.average / bareReqPerSec : 0,
-    cpu: cpu.stop(result.requests.total),
+    ratio: bareReqPerSec ? result.reqPerSec / bareReqPerSec : 0,
+    cpu: perRequest && { ...perRequest, client: result.clientCpu },
   };
 }
 
 async function benchLogin(base: string, connections: number): Promise<Row> {
-  let shapeErrors = 0;
-  const result = await load(
-    base,
-    connections,
-    [
-      {
-        method: 'POST',
-        path: '/api/auth/login',
-        setupRequest: (req) => ({
-          ...req,
-          headers: {
-            ...req.headers,
-            'content-type': 'application/json',
-            origin: base,
-            'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-          },
-          body: JSON.stringify({ email: `tech${1 + Math.floor(Math.random() * 400)}@bench.maillon.test`, password: SCALE_PASSWORD }),
-        }),
-        onResponse: (status) => {
-          if (status !== 200) shapeErrors += 1;
-        },
-      },
-    ],
-    DURATION_S,
-  );
+  // Logins of 400 technicians from many client addresses (the per-address limit stays out of the way, as for a crowd).
+  const requests: LoadRequest[] = Array.from({ length: 2000 }, (_, i) => ({
+    method: 'POST',
+    path: '/api/auth/login',
+    headers: {
+      'content-type': 'application/json',
+      origin: base,
+      'x-forwarded-for': `10.${i % 250}.${Math.floor(i / 250)}.${1 + Math.floor(Math.random() * 250)}`,
+    },
+    body: JSON.stringify({ email: `tech${1 + Math.floor(Math.random() * 400)}@bench.maillon.test`, password: SCALE_PASSWORD }),
+  }));
+  const result = await load(base, connections, DURATION_S, requests);
   return {
     name: 'Connexion (scrypt 32 Mio)',
     area: 'auth',
-    reqPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx + shapeErrors,
+    reqPerSec: Math.round(result.reqPerSec),
+    p50: result.p50,
+    p99: result.p99,
+    errors: result.errors,
     bareReqPerSec: 0,
     ratio: 0,
   };
@@ -180,15 +162,15 @@ function uncachedTable(title: string, rows: Row[]): string {
   const lines = [
     `### ${title}`,
     '',
-    '| endpoint | area | sans cache req/s | p50 ms | p99 ms | errors | CPU Node ms/req | CPU PostgreSQL ms/req | sans aucun cache req/s | p50 ms | p99 ms |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| endpoint | area | sans cache req/s | p50 ms | p99 ms | errors | CPU Node ms/req | CPU PostgreSQL ms/req | CPU client ms/req | sans aucun cache req/s | p50 ms | p99 ms |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows
       .filter((r) => r.uncached)
       .map((r) => {
         const miss = r.uncached!;
         const none = r.noCache;
         return (
-          `| ${r.name} | ${r.area} | ${miss.reqPerSec} | ${miss.p50} | ${miss.p99} | ${miss.errors} | ${ms(miss.cpu?.node)} | ${ms(miss.cpu?.postgres)} |` +
+          `| ${r.name} | ${r.area} | ${miss.reqPerSec} | ${miss.p50} | ${miss.p99} | ${miss.errors} | ${ms(miss.cpu?.node)} | ${ms(miss.cpu?.postgres)} | ${ms(miss.cpu?.client)} |` +
           ` ${none ? `${none.reqPerSec} | ${none.p50} | ${none.p99}` : '— | — | —'} |`
         );
       }),
@@ -352,7 +334,7 @@ async function main(): Promise<void> {
   const markdown = [
     `## Benchmark du ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${machine})`,
     '',
-    `Autocannon, ${WARMUP_S} s de chauffe puis ${DURATION_S} s ; « bare » = route Fastify nue renvoyant les mêmes octets depuis la mémoire.`,
+    `Charge : ${loadGeneratorLabel()}, ${WARMUP_S} s de chauffe puis ${DURATION_S} s ; « bare » = route Fastify nue renvoyant les mêmes octets depuis la mémoire ; « errors » compte aussi chaque réponse de chaque session vérifiée (statut et forme) avant et après la charge.`,
     '',
     table('PostgreSQL — pleine échelle (100 000 missions, 32 connexions)', pgRows),
     '',
@@ -367,7 +349,7 @@ async function main(): Promise<void> {
     uncachedTargets(pgRows, extras.json),
   ].join('\n');
   fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdown}\n`);
-  fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify({ date: new Date().toISOString(), machine, postgres: pgRows, postgresExtras: extras.json, pglite: pgliteRows }, null, 2));
+  fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify({ date: new Date().toISOString(), machine, loader: loadGeneratorLabel(), postgres: pgRows, postgresExtras: extras.json, pglite: pgliteRows }, null, 2));
   console.log(`\n${markdown}\n`);
 }
 

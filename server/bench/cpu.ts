@@ -1,6 +1,6 @@
 /**
  * Where an uncached read's time goes, as CPU spent per request by the Node server and by PostgreSQL's processes over a
- * measured load (Linux: /proc/<pid>/stat, user + system ticks). The load generator, the server and PostgreSQL share
+ * measured load (Linux: /proc/<pid>/stat, user + system ticks), and by the load generator (load.ts). The client, the server and PostgreSQL share
  * this machine's cores, so requests per second alone cannot say which side a change helped; CPU per request can.
  */
 import { execFileSync } from 'node:child_process';
@@ -36,6 +36,8 @@ export interface CpuPerRequest {
   node: number;
   /** ms of CPU per request in PostgreSQL (null on PGlite, which runs inside the server). */
   postgres: number | null;
+  /** ms of CPU per request in the load generator (load.ts), where it was measured. */
+  client?: number | null;
 }
 
 /** Starts measuring; `stop(requests)` gives the CPU per request since, or null where /proc is not there. */

@@ -1,4 +1,5 @@
 /** The key reads of the bench (bench.ts loads them, sql-capture.ts records the SQL each one runs). */
+import type { LoadRequest } from './load';
 
 export interface Session {
   cookie: string;
@@ -41,4 +42,9 @@ export const ENDPOINTS: Endpoint[] = [
 export function selectedEndpoints(only = process.env.BENCH_ONLY): Endpoint[] {
   const pattern = only ? new RegExp(only, 'i') : null;
   return ENDPOINTS.filter((e) => !pattern || pattern.test(e.name));
+}
+
+/** One request per signed-in session for an endpoint: the load picks among them at random. */
+export function endpointRequests(endpoint: Endpoint, sessions: Session[]): LoadRequest[] {
+  return sessions.map((session) => ({ method: 'GET', path: endpoint.path(session), headers: { cookie: session.cookie } }));
 }

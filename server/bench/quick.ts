@@ -1,13 +1,13 @@
 /**
- * npm run bench:quick -w server -- '<endpoint name regex>' — one short autocannon run per selected endpoint against
+ * npm run bench:quick -w server -- '<endpoint name regex>' — one short load (load.ts: wrk, else autocannon) per selected endpoint against
  * one server (BENCH_DATABASE_URL, READ_CACHE off unless BENCH_CACHE=true): for working on one read at a time on a
  * shared machine, without the full bench. BENCH_DURATION (s, default 5) after BENCH_WARMUP (s, default 2),
  * BENCH_CONNECTIONS (default 32), BENCH_TECHNICIANS (signed-in technicians, homes spread over France; default 32 as the
  * full bench); prints the CPU each request cost the server and PostgreSQL (cpu.ts).
  */
-import autocannon from 'autocannon';
 import { startCpuSample } from './cpu';
-import { selectedEndpoints } from './endpoints';
+import { endpointRequests, selectedEndpoints } from './endpoints';
+import { load, loadGeneratorLabel } from './load';
 import { loginAs, loginTechnicians } from './sessions';
 import { startServer, waitFor } from './server-process';
 
@@ -23,36 +23,20 @@ async function main(): Promise<void> {
     await waitFor(`${base}/api/public/config`);
     const technicians = await loginTechnicians(base, Number(process.env.BENCH_TECHNICIANS ?? 32));
     const admin = [await loginAs(base)];
+    console.log(`Charge : ${loadGeneratorLabel()}, ${connections} connexions.`);
     for (const endpoint of selectedEndpoints(process.argv[2])) {
       const sessions = endpoint.area === 'admin' ? admin : technicians;
+      const requests = endpointRequests(endpoint, sessions);
       // Warm-up (JIT, each connection preparing its statements), not counted.
-      await autocannon({ url: base, connections, duration: warmup, requests: [{ method: 'GET', setupRequest: (req) => {
-        const session = sessions[Math.floor(Math.random() * sessions.length)]!;
-        return { ...req, path: endpoint.path(session), headers: { ...req.headers, cookie: session.cookie } };
-      } }] });
-      let bad = 0;
+      await load(base, connections, warmup, requests);
       const cpu = startCpuSample(server.pid);
-      const result = await autocannon({
-        url: base,
-        connections,
-        duration,
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (req) => {
-              const session = sessions[Math.floor(Math.random() * sessions.length)]!;
-              return { ...req, path: endpoint.path(session), headers: { ...req.headers, cookie: session.cookie } };
-            },
-            onResponse: (status) => {
-              if (status !== 200) bad += 1;
-            },
-          },
-        ],
-      });
-      const perRequest = cpu.stop(result.requests.total);
-      const cpuText = perRequest ? `, CPU per request: Node ${perRequest.node.toFixed(2)} ms, PostgreSQL ${perRequest.postgres?.toFixed(2) ?? '?'} ms` : '';
+      const result = await load(base, connections, duration, requests);
+      const perRequest = cpu.stop(result.total);
+      const cpuText = perRequest
+        ? `, CPU per request: Node ${perRequest.node.toFixed(2)} ms, PostgreSQL ${perRequest.postgres?.toFixed(2) ?? '?'} ms, client ${result.clientCpu?.toFixed(2) ?? '?'} ms`
+        : '';
       console.log(
-        `${endpoint.name}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${result.errors + result.timeouts + bad}${cpuText}`,
+        `${endpoint.name}: ${Math.round(result.reqPerSec)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}${cpuText}`,
       );
     }
   } finally {
