@@ -21,6 +21,11 @@ export const ENDPOINTS: Endpoint[] = [
   // Issue 18: nearest first from the technician's address, among every open lot (8 000 at full scale).
   { name: 'Trouver des missions (les plus proches)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&sort=nearest&limit=20`, check: isArray },
   { name: 'Trouver des missions (département 75)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&department=75&limit=20`, check: isArray },
+  // What « Trouver des missions » reads beside its page: the filters' values and the map's markers (decision 036).
+  { name: 'Filtres des lots', area: 'technicien', path: () => '/api/mission-batches/available-filters', check: hasKeys('departments', 'tags') },
+  { name: 'Carte des lots', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application/map?technicianId=${s.technicianId}`, check: hasKeys('home', 'lots', 'total') },
+  // Every screen's first read: who is signed in.
+  { name: 'Session', area: 'technicien', path: () => '/api/auth/me', check: hasKeys('user', 'technician') },
   { name: 'Candidatures', area: 'technicien', path: (s) => `/api/applications?technicianId=${s.technicianId}`, check: isArray },
   { name: "Compteurs d'onglets", area: 'technicien', path: (s) => `/api/technicians/${s.technicianId}/counts`, check: hasKeys('formation', 'findMissions') },
   { name: 'Factures', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/invoices`, check: isArray },

@@ -23,11 +23,12 @@ describe('writtenTables', () => {
     expect(writtenTables('update "applications" set "status" = $1')).not.toContain('row_counts');
   });
 
-  it('adds what the lots\' triggers write: figures of a lot from its missions and applications, the open lots\' sites (decision 030)', () => {
+  it('adds what the lots\' triggers write: figures of a lot from its missions and applications, the open lots\' sites and markers (decisions 030, 036)', () => {
     expect(writtenTables('update "applications" set "status" = $1')).toEqual(['applications', 'mission_batches']);
-    expect(writtenTables('update "mission_batches" set "visibility" = $1')).toEqual(['mission_batches', 'row_counts', 'lot_sites']);
-    // One level: a lot's figures written by a trigger change neither its counted columns nor its sites.
+    expect(writtenTables('update "mission_batches" set "visibility" = $1')).toEqual(['mission_batches', 'row_counts', 'lot_sites', 'lot_markers']);
+    // One level: a lot's figures written by a trigger change neither its counted columns nor its sites or marker.
     expect(writtenTables('delete from "missions" where "id" = $1')).not.toContain('lot_sites');
+    expect(writtenTables('delete from "missions" where "id" = $1')).not.toContain('lot_markers');
   });
 
   it('adds the tables a delete reaches through ON DELETE cascade / set null, transitively', () => {

@@ -187,12 +187,12 @@ const COUNTED = new Set<string>(COUNTED_TABLES);
 /**
  * Tables other triggers write when a table is written, in the same statement (migration 0017, docs/decisions/030): a
  * lot keeps figures of its missions and applications (columns no count is kept by, so row_counts does not follow),
- * and lot_sites follows the open lots' sites.
+ * and lot_sites and lot_markers follow the open lots' sites and map markers (migration 0024).
  */
 export const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
   missions: ['mission_batches'],
   applications: ['mission_batches'],
-  mission_batches: ['lot_sites'],
+  mission_batches: ['lot_sites', 'lot_markers'],
 };
 
 /** Tables a statement writes ('*' for a schema change), with the tables its foreign-key actions reach; or none. */

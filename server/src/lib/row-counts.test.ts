@@ -39,6 +39,14 @@ async function keptAndRecounted(db: Db) {
   )) {
     recounted[`open_lot_departments/${row.k}`] = Number(row.n);
   }
+  // And of each tag (migration 0024).
+  for (const row of rowsOf<{ k: string; n: string | number }>(
+    await db.execute(sql`
+      select g.k, count(*) as n from mission_batches r cross join lateral (select distinct k from unnest(r.tags) k) g
+      where r.visibility = 'visible' and r.status <> 'completed' and not r.is_system group by 1`),
+  )) {
+    recounted[`open_lot_tags/${row.k}`] = Number(row.n);
+  }
   const kept: Record<string, number> = {};
   for (const row of rowsOf<{ table_name: string; key: string; n: string | number }>(await db.execute(sql`select table_name, key, n from row_counts where n <> 0`))) {
     kept[`${row.table_name}/${row.key}`] = Number(row.n);

@@ -12,7 +12,8 @@ import type { DbOrTx } from '../db/client';
  *   expiry or maintenance) was within today + 30 days in France when it was written, else that date `YYYY-MM-DD`, or
  *   `none` (migration 0023, decision 034).
  * And, under table_name `open_lot_departments` (migration 0019, docs/decisions/030), the open lots of each department,
- * kept by their own triggers on mission_batches (a lot counts once for each department it names).
+ * and under `open_lot_tags` (migration 0024, decision 036) those of each tag, kept by their own triggers on
+ * mission_batches (a lot counts once for each department and each tag it names).
  * A statement writing one of these tables also writes `row_counts` (the change tracker adds it, so cached answers that
  * read counts are invalidated with the rows).
  */
@@ -42,6 +43,15 @@ export const openLotsCountSql = () =>
 /** The lots open to applications that name `department`, as a scalar subquery over row_counts. */
 export const openLotsInDepartmentCountSql = (department: string | Placeholder) =>
   sql<number>`(select coalesce(sum(n), 0)::int from row_counts where table_name = 'open_lot_departments' and key = ${department})`.mapWith(Number);
+
+/**
+ * The departments and the tags of the open lots (« Trouver des missions »' filters): the kept keys with a count above
+ * zero, in the database's order (an index range of row_counts each).
+ */
+export const openLotFiltersSql = () => sql`
+  select
+    coalesce((select array_agg(key order by key) from row_counts where table_name = 'open_lot_departments' and n > 0), '{}') as departments,
+    coalesce((select array_agg(key order by key) from row_counts where table_name = 'open_lot_tags' and n > 0), '{}') as tags`;
 
 /**
  * The sum of the kept counts matching `where` (conditions on table_name and key) as a scalar subquery (an int), so a

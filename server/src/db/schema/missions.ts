@@ -86,6 +86,10 @@ export const missionBatches = pgTable(
     index('mission_batches_open_idx')
       .on(t.createdAt, t.title.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`visibility = 'visible' and status <> 'completed' and not is_system`),
+    // The open lots the map of « Trouver des missions » cannot place, counted apart (migration 0024, decision 036).
+    index('mission_batches_open_unlocated_idx')
+      .on(t.createdAt)
+      .where(sql`visibility = 'visible' and status <> 'completed' and not is_system and geo_site_count = 0`),
   ],
 );
 
@@ -115,6 +119,27 @@ export const lotSites = pgTable(
     index('lot_sites_department_site_idx').using('gist', t.department, t.site),
     index('lot_sites_batch_idx').on(t.batchId),
   ],
+);
+
+/**
+ * The map's markers (« Trouver des missions »): one row per open lot with a located site, at the mean point of its
+ * sites, with its departments and tags (the filters) and the marker's JSON as the map sends it, kept by a trigger on
+ * mission_batches (migration 0024, docs/decisions/036). The GiST index holds everything but created_at (INCLUDE,
+ * written in the migration): the nearest markers are read from the index alone, in order of distance (KNN).
+ */
+export const lotMarkers = pgTable(
+  'lot_markers',
+  {
+    batchId: uuid()
+      .primaryKey()
+      .references(() => missionBatches.id, { onDelete: 'cascade' }),
+    point: unitSpherePoint().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    departments: text().array().notNull(),
+    tags: text().array().notNull(),
+    marker: text().notNull(),
+  },
+  (t) => [index('lot_markers_point_idx').using('gist', t.point)],
 );
 
 export const missions = pgTable(

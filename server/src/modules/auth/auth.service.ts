@@ -2,6 +2,7 @@ import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { SessionResponse } from '@maillon/common/schemas/auth';
 import type { Db, DbOrTx } from '../../db/client';
 import { sessions, technicians, users } from '../../db/schema';
+import { preparedQuery } from '../../db/prepared-queries';
 import { AppError } from '../../lib/app-error';
 import { getDummyHash, hashPassword, hashToken, randomToken, verifyPassword } from '../../lib/passwords';
 import { clearRateLimit, enforceRateLimit, hitRateLimit, peekRateLimit } from '../../lib/rate-limit';
@@ -93,12 +94,18 @@ export async function touchSession(db: Db, session: AuthContext): Promise<void> 
 }
 
 export async function getSessionView(db: DbOrTx, userId: string): Promise<SessionResponse> {
-  const [row] = await db
-    .select({ user: users, technician: technicians })
-    .from(users)
-    .leftJoin(technicians, eq(technicians.userId, users.id))
-    .where(eq(users.id, userId))
-    .limit(1);
+  // Every screen's first call: built once per database object and prepared (docs/decisions/028, 030), the user's own
+  // columns only (not the password's hash).
+  const view = preparedQuery(db, 'session-view', () =>
+    db
+      .select({ user: { id: users.id, email: users.email, role: users.role }, technician: technicians })
+      .from(users)
+      .leftJoin(technicians, eq(technicians.userId, users.id))
+      .where(eq(users.id, sql.placeholder('userId')))
+      .limit(1)
+      .prepare('maillon_session_view'),
+  );
+  const [row] = await view.execute({ userId });
   if (!row) throw new AppError('UNAUTHENTICATED', 'Vous devez être connecté');
   return {
     user: { id: row.user.id, email: row.user.email, role: row.user.role as 'admin' | 'technician' },

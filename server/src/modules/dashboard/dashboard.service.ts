@@ -58,9 +58,9 @@ const badgeSql = (keys: SQL) => sql`coalesce(sum(n) filter (where ${keys}), 0)::
  * Each badge is the kept count its list reads for its total (row_counts, decision 027), in one statement rendered once
  * (decision 032: the attention day is its only value). The badges counted by status are summed in one reading of
  * row_counts (decision 034): the index range of the tables named after « devices » — invoices, jobs,
- * learning_resources, mission_batches, missions, open_lot_departments (a key per department, filtered out), shipments,
- * technicians, transfers — each badge a FILTER on the same keys as its list's total (ten separate index reads cost
- * twice as much). The devices' hundreds of day keys stay out of that range: the Parc DAE badge reads its own three.
+ * learning_resources, mission_batches, missions, open_lot_departments and open_lot_tags (a key per department or tag,
+ * filtered out), shipments, technicians, transfers — each badge a FILTER on the same keys as its list's total (ten
+ * separate index reads cost twice as much). The devices' hundreds of day keys stay out of that range: the Parc DAE badge reads its own three.
  */
 const adminCountsSql = () => sql`
   select kept.suggestions, kept.missions_lots, kept.techniciens, kept.factures_virements, kept.expeditions, kept.librairie,
@@ -74,7 +74,7 @@ const adminCountsSql = () => sql`
       ${badgeSql(statusKeysSql('shipments', ['draft', 'in_transit']))} as expeditions,
       ${badgeSql(allRowsKeysSql('learning_resources'))} as librairie
     from row_counts
-    where table_name > 'devices' and table_name <> 'open_lot_departments'
+    where table_name > 'devices' and table_name not in ('open_lot_departments', 'open_lot_tags')
   ) kept`;
 
 /**

@@ -344,13 +344,24 @@ describe('nearest first and radius on a generated set', () => {
     expect(map.lots).toHaveLength(46);
     expect(map.lots.find((l) => l.title === 'Généré Villeurbanne (code postal)')).toMatchObject({ lat: 45.771, lon: 4.88907, approximate: true });
     expect(map.lots.find((l) => l.title === 'Généré 00')).toMatchObject({ approximate: false });
+    // Nearest first, by each marker's own point.
+    const kms = map.lots.map((l) => haversineKm(LYON_1, l));
+    expect(kms).toEqual([...kms].sort((a, b) => a - b));
+    expect(kms[0]).toBeLessThan(3);
     const within = await as(ctx.app, cookieLyon)({ method: 'GET', url: `${url}/map?tag=G%C3%A9o&radius=50` });
     const near = availableLotsMapSchema.parse(within.json());
     expect(near.lots.map((l) => l.id).sort()).toEqual(expected.filter((e) => e.km! <= 50).map((e) => e.id).sort());
     expect(near.unlocated).toBe(0);
+    expect(near.total).toBe(near.lots.length);
+    // With the free text too: the total counts the placed lots of the search.
+    const searched = availableLotsMapSchema.parse((await as(ctx.app, cookieLyon)({ method: 'GET', url: `${url}/map?tag=G%C3%A9o&search=code` })).json());
+    expect(searched.lots.map((l) => l.title)).toEqual(['Généré Villeurbanne (code postal)']);
+    expect(searched).toMatchObject({ total: 1, unlocated: 1 });
     // Without an address: no home, every located lot.
     const anywhere = availableLotsMapSchema.parse((await as(ctx.app, cookieNowhere)({ method: 'GET', url: `${url}/map?tag=G%C3%A9o` })).json());
     expect(anywhere).toMatchObject({ home: null, total: 46, unlocated: 3 });
+    // Most recent first.
+    expect(anywhere.lots.slice(0, 3).map((l) => l.title)).toEqual(['Généré Villeurbanne (code postal)', 'Généré 44', 'Généré 43']);
   });
 
   it('one open lot for the map popup (404 when not open, other technician ids 404, 401 anonymous)', async () => {

@@ -125,6 +125,47 @@ async function expectDepartmentCountsExact(db: Db = ctx.db): Promise<Record<stri
   return kept;
 }
 
+/** The open lots of each tag kept in row_counts (migration 0024), and the same counted over the lots. */
+const keptTags = async () =>
+  Object.fromEntries(
+    rowsOf<{ key: string; n: string | number }>(await ctx.db.execute(sql`select key, n from row_counts where table_name = 'open_lot_tags' and n <> 0`)).map(
+      (r) => [r.key, Number(r.n)],
+    ),
+  );
+const countedTags = async () =>
+  Object.fromEntries(
+    rowsOf<{ k: string; n: string | number }>(
+      await ctx.db.execute(sql`
+        select g.k, count(*) as n from mission_batches r cross join lateral (select distinct k from unnest(r.tags) k) g
+        where r.visibility = 'visible' and r.status <> 'completed' and not r.is_system group by 1`),
+    ).map((r) => [r.k, Number(r.n)]),
+  );
+
+/**
+ * The map's markers kept in lot_markers (migration 0024) against the open lots with a located site read through the
+ * query builder: the marker's JSON parsed, its filters, and its point (maillon_unit_point of the lot's mean point).
+ */
+async function expectMarkersExact(db: Db = ctx.db): Promise<number> {
+  const kept = rowsOf<{ batch_id: string; marker: string; departments: string[]; tags: string[]; same_point: boolean }>(
+    await db.execute(sql`
+      select m.batch_id, m.marker, m.departments, m.tags, m.point = maillon_unit_point(b.geo_lat, b.geo_lon) as same_point
+      from lot_markers m join mission_batches b on b.id = m.batch_id order by m.batch_id`),
+  );
+  const lots = await db.select().from(missionBatches).orderBy(missionBatches.id);
+  const open = lots.filter((b) => b.visibility === 'visible' && b.status !== 'completed' && !b.isSystem && b.geoSiteCount > 0);
+  expect(
+    kept.map((k) => ({ marker: JSON.parse(k.marker) as unknown, departments: k.departments, tags: k.tags, samePoint: k.same_point })),
+  ).toEqual(
+    open.map((b) => ({
+      marker: { id: b.id, title: b.title, lat: b.geoLat, lon: b.geoLon, approximate: b.geoApproximateCount >= b.geoSiteCount },
+      departments: b.departments,
+      tags: b.tags,
+      samePoint: true,
+    })),
+  );
+  return kept.length;
+}
+
 const missionPayload = { title: 'Maintenance', description: 'd', location: '3 place Bellecour, 69002 Lyon', department: '69', budget: '10', deadline: '2027-03-01' };
 
 describe('lot figures kept by triggers', () => {
@@ -140,6 +181,8 @@ describe('lot figures kept by triggers', () => {
       'applications.maillon_lot_figures_truncate',
       'applications.maillon_lot_figures_update',
       'mission_batches.maillon_lot_list_json',
+      'mission_batches.maillon_lot_markers_insert',
+      'mission_batches.maillon_lot_markers_update',
       'mission_batches.maillon_lot_sites_insert',
       'mission_batches.maillon_lot_sites_update',
       'missions.maillon_lot_figures_delete',
@@ -324,16 +367,48 @@ describe('lot_sites', () => {
     expect(await expectDepartmentCountsExact()).toEqual({});
   });
 
+  it('lot_markers holds the map marker of each open lot with a located site, following its title, filters, openness and sites', async () => {
+    await ctx.db.delete(missionBatches);
+    const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Marqueur « Lyon »', visibility: 'invisible', departments: ['69'], tags: ['Carte'] }).returning();
+    await ctx.db.insert(missions).values([
+      { title: 'Lyon', batchId: lot!.id, latitude: 45.764, longitude: 4.8357 },
+      { title: 'Villeurbanne', batchId: lot!.id, latitude: 45.7719, longitude: 4.8902 },
+    ]);
+    await refreshLotsGeometry(ctx.db, [lot!.id]);
+    expect(await expectMarkersExact()).toBe(0);
+    await ctx.db.update(missionBatches).set({ visibility: 'visible' }).where(eq(missionBatches.id, lot!.id));
+    expect(await expectMarkersExact()).toBe(1);
+    await ctx.db.update(missionBatches).set({ title: 'Marqueur "renommé" \\ \u0001', tags: ['Carte', 'Urgent'], departments: ['69', '01'] }).where(eq(missionBatches.id, lot!.id));
+    expect(await expectMarkersExact()).toBe(1);
+    // A new site moves the marker.
+    await ctx.db.insert(missions).values({ title: 'Bron', batchId: lot!.id, latitude: 45.7386, longitude: 4.9135 });
+    await refreshLotsGeometry(ctx.db, [lot!.id]);
+    expect(await expectMarkersExact()).toBe(1);
+    // A lot without a located site has no marker; a closed lot neither; a deleted lot takes its marker with it.
+    const [empty] = await ctx.db.insert(missionBatches).values({ title: 'Sans site', visibility: 'visible' }).returning();
+    expect(await expectMarkersExact()).toBe(1);
+    await ctx.db.update(missionBatches).set({ status: 'completed' }).where(eq(missionBatches.id, lot!.id));
+    expect(await expectMarkersExact()).toBe(0);
+    await ctx.db.update(missionBatches).set({ status: 'active' }).where(eq(missionBatches.id, lot!.id));
+    expect(await expectMarkersExact()).toBe(1);
+    await ctx.db.delete(missionBatches).where(inArray(missionBatches.id, [lot!.id, empty!.id]));
+    expect(await expectMarkersExact()).toBe(0);
+  });
+
   it('rebuilds everything with maillon_rebuild_lot_listing() after writes made without the triggers', async () => {
-    const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Réparé', visibility: 'visible' }).returning();
+    const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Réparé', visibility: 'visible', tags: ['Réparation'] }).returning();
     await ctx.db.insert(missions).values({ title: 'M', batchId: lot!.id, defibrillatorModel: 'Zoll', latitude: 45.7, longitude: 4.8 });
     await refreshLotsGeometry(ctx.db, [lot!.id]);
     await ctx.db.execute(sql`update mission_batches set mission_count = 0, mission_models = '{}'`);
     await ctx.db.execute(sql`delete from lot_sites`);
-    await ctx.db.execute(sql`delete from row_counts where table_name = 'open_lot_departments'`);
+    await ctx.db.execute(sql`delete from lot_markers`);
+    await ctx.db.execute(sql`delete from row_counts where table_name in ('open_lot_departments', 'open_lot_tags')`);
     await ctx.db.execute(sql`select maillon_rebuild_lot_listing()`);
     await expectDepartmentCountsExact();
+    expect(await keptTags()).toEqual(await countedTags());
+    expect((await keptTags())['Réparation']).toBe(1);
     expect((await expectFiguresExact())[lot!.id]).toMatchObject({ missionCount: 1, models: ['Zoll'] });
     expect(await expectSitesExact()).toBe(1);
+    expect(await expectMarkersExact()).toBe(1);
   });
 });

@@ -12,7 +12,7 @@ import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 import { dependsOn } from '../../lib/change-tracker';
 import { sendJsonText, setTotal } from '../../lib/pagination';
-import { findAvailableLots, getAvailableLot, getAvailableLotFilters, getAvailableLotsMap } from './mission-batches.service';
+import { findAvailableLots, getAvailableLot, getAvailableLotFilters, getAvailableLotsMapJson } from './mission-batches.service';
 
 /**
  * The caller's own home as its session carries it, when the search is for itself (docs/decisions/028); the answer then
@@ -58,11 +58,11 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'technician-or-admin', cache: true },
       schema: { querystring: availableLotsMapQuerySchema, response: { 200: availableLotsMapSchema } },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = requireAuth(request);
       const { technicianId, department, tag, search, radius } = request.query;
       if (technicianId) assertTechnicianSelf(auth, technicianId);
-      return getAvailableLotsMap(app.db, {
+      const json = await getAvailableLotsMapJson(app.db, {
         technicianId: technicianId ?? auth.technicianId,
         knownHome: ownHome(auth, technicianId),
         department: department || undefined,
@@ -70,6 +70,7 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
         search: search || undefined,
         radius,
       });
+      return sendJsonText(reply, json);
     },
   );
 

@@ -1,14 +1,14 @@
-import { and, arrayContains, asc, count, desc, eq, ilike, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
-import { MAP_LOTS_MAX, type AvailableLot, type AvailableLotsMap, type LotFilters, type LotSort } from '@maillon/common/schemas/lots';
+import { MAP_LOTS_MAX, type AvailableLot, type LotFilters, type LotSort } from '@maillon/common/schemas/lots';
 import type { Db } from '../../db/client';
 import { missionBatches, technicians } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
 import { EARTH_RADIUS_M, lotTripFromHome, type GeoPoint } from '../../lib/geo';
-import { likePattern, windowTotal } from '../../lib/pagination';
+import { likePattern } from '../../lib/pagination';
 import { preparedSql } from '../../db/prepared-queries';
 import { technicianHomeColumns } from '../../lib/positions';
-import { openLotsCountSql, openLotsInDepartmentCountSql } from '../../lib/row-counts';
+import { openLotFiltersSql, openLotsCountSql, openLotsInDepartmentCountSql } from '../../lib/row-counts';
 
 /** Lots a technician may see: visible, not completed, never the system lot (decisions.md §4). */
 export function isOpenLot(): SQL {
@@ -52,35 +52,9 @@ async function findHome(db: Db, technicianId: string | null, knownHome?: GeoPoin
   return home.latitude !== null && home.longitude !== null ? { lat: home.latitude, lon: home.longitude } : null;
 }
 
-/** The filters every lot search shares (department, tag, free text), on mission_batches (query builder). */
-function filterConditions(filter: LotSearch & Pick<AvailableLotsFilter, 'lotId'>): SQL[] {
-  const conditions: SQL[] = [];
-  if (filter.lotId) conditions.push(eq(missionBatches.id, filter.lotId));
-  if (filter.department) conditions.push(arrayContains(missionBatches.departments, [filter.department]));
-  if (filter.tag) conditions.push(arrayContains(missionBatches.tags, [filter.tag]));
-  if (filter.search) {
-    const pattern = likePattern(filter.search);
-    conditions.push(
-      or(
-        ilike(missionBatches.title, pattern),
-        ilike(missionBatches.description, pattern),
-        sql`array_to_string(${missionBatches.tags}, ' ') ilike ${pattern}`,
-      )!,
-    );
-  }
-  return conditions;
-}
-
 /**
- * The open-lot rule written with literals, so the planner matches the partial index mission_batches_open_idx written
- * with the same rule (as isOpenLot).
- */
-const openLot = sql`${missionBatches.visibility} = 'visible' and ${missionBatches.status} <> 'completed' and not ${missionBatches.isSystem}`;
-
-/**
- * The values of a lot search's statements. The statements below are written with `bind(name)`: inline values, built on
- * each call (the map's query builder), or placeholders (`sql.placeholder`), rendered once per shape by preparedSql and
- * given these values on each call (docs/decisions/032).
+ * The values of a lot search's statements. The statements below are written with `bind(name)`, placeholders
+ * (`sql.placeholder`) rendered once per shape by preparedSql and given these values on each call (docs/decisions/032).
  */
 type LotValues = {
   department?: string | undefined;
@@ -97,7 +71,6 @@ type LotValues = {
   offset?: number | undefined;
 };
 type Bind = (name: keyof LotValues) => unknown;
-const inline = (values: LotValues): Bind => (name) => values[name];
 const placeholders: Bind = (name) => sql.placeholder(name);
 
 /**
@@ -359,52 +332,42 @@ export async function getAvailableLot(db: Db, { lotId, technicianId }: { lotId: 
 
 /**
  * The lots' map: one marker per open lot of the filters at the mean point of its sites, nearest to the technician's
- * address first (by that point), at most MAP_LOTS_MAX; with the number of lots that cannot be placed.
+ * address first, else the most recent first, at most MAP_LOTS_MAX; with the number of lots it places and of those it
+ * cannot place. The markers are those lot_markers keeps, written as JSON by the database: nearest first they are read
+ * from its GiST index alone, in order of distance (KNN), and sent as they are, in one statement rendered once per shape
+ * (decision 036).
  */
-export async function getAvailableLotsMap(db: Db, filter: Omit<AvailableLotsFilter, 'limit' | 'offset' | 'sort' | 'lotId'>): Promise<AvailableLotsMap> {
+export async function getAvailableLotsMapJson(db: Db, filter: Omit<AvailableLotsFilter, 'limit' | 'offset' | 'sort' | 'lotId'>): Promise<string> {
   const home = await findHome(db, filter.technicianId, filter.knownHome);
-  const conditions = filterConditions(filter);
   const radius = home ? filter.radius : undefined;
-  const located = and(
-    openLot,
-    sql`${missionBatches.geoSiteCount} > 0`,
-    ...(radius && home
-      ? [sql`${missionBatches.id} in (select batch_id from (${lotsWithinRadiusSql(filter, inline({ ...filter, point: unitPointText(home), chord: chordOfKm(radius), pattern: filter.search ? likePattern(filter.search) : undefined }))}) within)`]
-      : []),
-    ...conditions,
-  );
-  const order = home
-    ? [sql`power(${missionBatches.geoLat} - ${home.lat}::float8, 2) + power((${missionBatches.geoLon} - ${home.lon}::float8) * ${Math.cos((home.lat * Math.PI) / 180)}::float8, 2)`, asc(missionBatches.id)]
-    : [desc(missionBatches.createdAt), asc(missionBatches.id)];
-  const [rows, unlocated] = await Promise.all([
-    db
-      .select({
-        total: windowTotal(),
-        id: missionBatches.id,
-        title: missionBatches.title,
-        lat: missionBatches.geoLat,
-        lon: missionBatches.geoLon,
-        siteCount: missionBatches.geoSiteCount,
-        approximateCount: missionBatches.geoApproximateCount,
-      })
-      .from(missionBatches)
-      .where(located)
-      .orderBy(...order)
-      .limit(MAP_LOTS_MAX),
-    radius
-      ? Promise.resolve(0)
-      : db
-          .select({ n: count() })
-          .from(missionBatches)
-          .where(and(openLot, eq(missionBatches.geoSiteCount, 0), ...conditions))
-          .then((r) => Number(r[0]?.n ?? 0)),
-  ]);
-  return {
-    home,
-    lots: rows.map((r) => ({ id: r.id, title: r.title, lat: r.lat!, lon: r.lon!, approximate: r.approximateCount >= r.siteCount })),
-    total: rows[0]?.total ?? 0,
-    unlocated,
-  };
+  const search: LotSearch = { department: filter.department, tag: filter.tag, search: filter.search };
+  const shape = `lots map ${searchShape({ ...search, technicianId: null })}${home ? ' home' : ''}${radius ? ' radius' : ''}`;
+  const statement = preparedSql<{ total: number; unlocated: number; lots: string }>(db, shape, () => lotsMapSql(search, Boolean(home), Boolean(radius)));
+  const row = (await statement.execute(lotValues({ ...filter, ...search, radius, limit: MAP_LOTS_MAX, offset: 0 }, home))).rows[0]!;
+  return `{"home":${JSON.stringify(home)},"lots":${row.lots},"total":${Number(row.total)},"unlocated":${Number(row.unlocated)}}`;
+}
+
+/** The statement of getAvailableLotsMapJson for one shape: which filters, whether home is known, whether a radius applies. */
+function lotsMapSql(filter: LotSearch, hasHome: boolean, hasRadius: boolean): SQL {
+  const lotConditions = lotConditionsSql(filter, placeholders);
+  const markerConditions: SQL[] = [];
+  if (filter.department) markerConditions.push(sql`m.departments @> array[${placeholders('department')}]::text[]`);
+  if (filter.tag) markerConditions.push(sql`m.tags @> array[${placeholders('tag')}]::text[]`);
+  if (filter.search) markerConditions.push(sql`m.batch_id in (select b.id from mission_batches b where ${lotConditionsSql({ search: filter.search }, placeholders)[0]!})`);
+  const within = hasRadius ? sql`with within as (${lotsWithinRadiusSql(filter, placeholders)})` : sql``;
+  if (hasRadius) markerConditions.push(sql`m.batch_id in (select batch_id from within)`);
+  const unlocated = sql.join([sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and b.geo_site_count = 0`, ...lotConditions], sql` and `);
+  // Within a radius every lot has a site; else the placed lots are those of the search but the ones without a site.
+  const unlocatedCount = hasRadius ? sql`0` : sql`(select count(*)::int from mission_batches b where ${unlocated})`;
+  const total = hasRadius ? sql`(select count(*)::int from within)` : sql`${openLotsTotalSql(filter, lotConditions, placeholders)} - ${unlocatedCount}`;
+  const order = hasHome ? sql`m.point <-> ${placeholders('point')}::cube` : sql`m.created_at desc, m.batch_id`;
+  // ARRAY(subquery) keeps the subquery's order: the markers joined as the index walk gives them, without sorting again.
+  return sql`
+    ${within}
+    select ${total} as total, ${unlocatedCount} as unlocated,
+      '[' || array_to_string(array(
+        select m.marker from lot_markers m ${whereAll(markerConditions)} order by ${order} limit ${sql.raw(String(MAP_LOTS_MAX))}
+      ), ',') || ']' as lots`;
 }
 
 /**
@@ -423,14 +386,9 @@ export function sortedModels(models: readonly string[] | null): string[] {
   return [...(models ?? [])].sort(frenchOrder);
 }
 
-/** The departments and tags of the open lots, for the filters. */
+/** The departments and tags of the open lots, for the filters: the keys kept in row_counts (decision 036). */
 export async function getAvailableLotFilters(db: Db): Promise<LotFilters> {
-  const result = await db.execute<{ departments: string[] | null; tags: string[] | null }>(sql`
-    select
-      (select array_agg(distinct d order by d) from mission_batches b, unnest(b.departments) d
-        where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system) as departments,
-      (select array_agg(distinct tg order by tg) from mission_batches b, unnest(b.tags) tg
-        where b.visibility = 'visible' and b.status <> 'completed' and not b.is_system) as tags`);
+  const result = await preparedSql<{ departments: string[]; tags: string[] }>(db, 'lot filters', openLotFiltersSql).execute();
   const row = result.rows[0];
   return { departments: row?.departments ?? [], tags: row?.tags ?? [] };
 }

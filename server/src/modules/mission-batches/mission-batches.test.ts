@@ -150,6 +150,20 @@ describe('GET /api/mission-batches/available-filters', () => {
     expect(body.tags.sort()).toEqual(['Contrôle', 'Maintenance', 'Électrodes'].sort());
     expect((await as(ctx.app, null)({ method: 'GET', url: '/api/mission-batches/available-filters' })).statusCode).toBe(401);
   });
+
+  it('follows the lots as they open and close (values kept by the database, decision 036)', async () => {
+    const filters = async () =>
+      lotFiltersSchema.parse((await as(ctx.app, cookieA)({ method: 'GET', url: '/api/mission-batches/available-filters' })).json());
+    // The only open lot of 92 and of « Contrôle » closes: both leave the filters; « Maintenance » stays (Lyon Centre).
+    await ctx.db.execute(sql`update mission_batches set status = 'completed' where id = ${lots['Hauts-de-Seine']!}`);
+    expect(await filters()).toEqual({ departments: ['69', '75', '93'], tags: ['Maintenance', 'Électrodes'] });
+    // A hidden lot shown: its department and its new tag come in; the same tag on two lots is offered once.
+    await ctx.db.execute(sql`update mission_batches set visibility = 'visible', tags = array['Batteries', 'Maintenance'], departments = array['01', '75'] where id = ${lots['Invisible 75']!}`);
+    expect(await filters()).toEqual({ departments: ['01', '69', '75', '93'], tags: ['Batteries', 'Maintenance', 'Électrodes'] });
+    await ctx.db.execute(sql`update mission_batches set status = 'active' where id = ${lots['Hauts-de-Seine']!}`);
+    await ctx.db.execute(sql`update mission_batches set visibility = 'invisible', tags = array['Maintenance'], departments = array['75'] where id = ${lots['Invisible 75']!}`);
+    expect(await filters()).toEqual({ departments: ['69', '75', '92', '93'], tags: ['Contrôle', 'Maintenance', 'Électrodes'] });
+  });
 });
 
 describe('scale', () => {
