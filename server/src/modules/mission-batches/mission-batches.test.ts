@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { availableLotSchema, lotFiltersSchema } from '@maillon/common/schemas/lots';
+import { availableLotSchema, availableLotsMapSchema, lotFiltersSchema, MAP_LOTS_MAX } from '@maillon/common/schemas/lots';
 import { applications, missionBatches, missions } from '../../db/schema';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
@@ -187,5 +187,22 @@ describe('scale', () => {
     expect(unfiltered.json()).toHaveLength(20);
     expect(Number(unfiltered.headers['x-total-count'])).toBe(10_003);
     expect(elapsed).toBeLessThan(5000);
+  });
+
+  it('puts at most MAP_LOTS_MAX markers on the map and counts the others (decision 036)', async () => {
+    // 1 200 of those lots placed around Bordeaux, the others without a position.
+    await ctx.db.execute(sql`
+      update mission_batches set geo_lat = 44.8 + (n % 100) / 1000.0, geo_lon = -0.6 + (n / 100) / 1000.0, geo_site_count = 1, geo_approximate_count = 0
+      from (select id, row_number() over (order by id) as n from mission_batches where title like 'Lot %') placed
+      where mission_batches.id = placed.id and placed.n <= 1200`);
+    const response = await as(ctx.app, cookieA)({ method: 'GET', url: `${url}/map?tag=Masse` });
+    expect(response.statusCode).toBe(200);
+    const map = availableLotsMapSchema.parse(response.json());
+    expect(map.lots).toHaveLength(MAP_LOTS_MAX);
+    expect(new Set(map.lots.map((l) => l.id)).size).toBe(MAP_LOTS_MAX);
+    expect(map).toMatchObject({ total: 1200, unlocated: 8800 });
+    const department = availableLotsMapSchema.parse((await as(ctx.app, cookieA)({ method: 'GET', url: `${url}/map?tag=Masse&department=33` })).json());
+    expect(department.total + department.unlocated).toBe(5000);
+    expect(department.lots.length).toBe(Math.min(MAP_LOTS_MAX, department.total));
   });
 });
