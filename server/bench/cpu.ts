@@ -1,7 +1,8 @@
 /**
  * Where an uncached read's time goes, as CPU spent per request by the Node server and by PostgreSQL's processes over a
- * measured load (Linux: /proc/<pid>/stat, user + system ticks), and by the load generator (load.ts). The client, the server and PostgreSQL share
- * this machine's cores, so requests per second alone cannot say which side a change helped; CPU per request can.
+ * measured load (Linux: /proc/<pid>/stat, user + system ticks), and by the load generator (load.ts). The client, the
+ * server and PostgreSQL share this machine's cores, so requests per second alone cannot say which side a change
+ * helped; CPU per request can.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

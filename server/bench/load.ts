@@ -102,7 +102,6 @@ async function runWrk(base: string, connections: number, durationS: number, requ
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'maillon-wrk-'));
   const script = path.join(dir, 'load.lua');
   fs.writeFileSync(script, wrkScript(requests));
-  if (process.env.BENCH_WRK_DEBUG) fs.copyFileSync(script, process.env.BENCH_WRK_DEBUG);
   try {
     const output = await new Promise<string>((resolve, reject) => {
       const child = spawn('wrk', ['-t', '1', '-c', String(connections), '-d', `${durationS}s`, '--timeout', '10s', '-s', script, base], {

@@ -60,7 +60,8 @@ const badgeSql = (keys: SQL) => sql`coalesce(sum(n) filter (where ${keys}), 0)::
  * row_counts (decision 034): the index range of the tables named after « devices » — invoices, jobs,
  * learning_resources, mission_batches, missions, open_lot_departments and open_lot_tags (a key per department or tag,
  * filtered out), shipments, technicians, transfers — each badge a FILTER on the same keys as its list's total (ten
- * separate index reads cost twice as much). The devices' hundreds of day keys stay out of that range: the Parc DAE badge reads its own three.
+ * separate index reads cost twice as much). The devices' hundreds of day keys stay out of that range: the Parc DAE
+ * badge reads its own three.
  */
 const adminCountsSql = () => sql`
   select kept.suggestions, kept.missions_lots, kept.techniciens, kept.factures_virements, kept.expeditions, kept.librairie,

@@ -357,17 +357,19 @@ function lotsMapSql(filter: LotSearch, hasHome: boolean, hasRadius: boolean): SQ
   const within = hasRadius ? sql`with within as (${lotsWithinRadiusSql(filter, placeholders)})` : sql``;
   if (hasRadius) markerConditions.push(sql`m.batch_id in (select batch_id from within)`);
   const unlocated = sql.join([sql`b.visibility = 'visible' and b.status <> 'completed' and not b.is_system and b.geo_site_count = 0`, ...lotConditions], sql` and `);
-  // Within a radius every lot has a site; else the placed lots are those of the search but the ones without a site.
+  // Within a radius every lot has a site; else the placed lots are those of the search but the ones without a site
+  // (each count read once, in `counts`).
+  const searched = hasRadius ? sql`(select count(*)::int from within)` : openLotsTotalSql(filter, lotConditions, placeholders);
   const unlocatedCount = hasRadius ? sql`0` : sql`(select count(*)::int from mission_batches b where ${unlocated})`;
-  const total = hasRadius ? sql`(select count(*)::int from within)` : sql`${openLotsTotalSql(filter, lotConditions, placeholders)} - ${unlocatedCount}`;
   const order = hasHome ? sql`m.point <-> ${placeholders('point')}::cube` : sql`m.created_at desc, m.batch_id`;
   // ARRAY(subquery) keeps the subquery's order: the markers joined as the index walk gives them, without sorting again.
   return sql`
     ${within}
-    select ${total} as total, ${unlocatedCount} as unlocated,
+    select counts.searched - counts.unlocated as total, counts.unlocated,
       '[' || array_to_string(array(
         select m.marker from lot_markers m ${whereAll(markerConditions)} order by ${order} limit ${sql.raw(String(MAP_LOTS_MAX))}
-      ), ',') || ']' as lots`;
+      ), ',') || ']' as lots
+    from (select ${searched} as searched, ${unlocatedCount} as unlocated) counts`;
 }
 
 /**
