@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { count, eq, sql } from 'drizzle-orm';
-import { emailOutbox, storedFiles } from '../../src/db/schema';
+import { emailOutbox, rateLimits, storedFiles } from '../../src/db/schema';
 import { enqueueEmail, processOutbox } from '../../src/lib/outbox';
 import { sweepOrphanFiles } from '../../src/lib/files';
 import { createTechnician, createTestContext, login, type TestContext } from '../helpers';
@@ -81,6 +81,10 @@ describe('faults', () => {
     const { technician } = await createTechnician(local.db);
     await local.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (local.app.server.address() as AddressInfo).port;
+    // The login's first write (its per-address counter) says the request is inside its handler.
+    const loginHits = async () =>
+      (await local.db.select({ n: rateLimits.count }).from(rateLimits).where(eq(rateLimits.key, 'login-ip:127.0.0.1')))[0]?.n ?? 0;
+    const hitsBefore = await loginHits();
     const inFlight = new Promise<number>((resolve, reject) => {
       const request = http.request(
         { host: '127.0.0.1', port, path: '/api/auth/login', method: 'POST', headers: { 'content-type': 'application/json' } },
@@ -92,7 +96,9 @@ describe('faults', () => {
       request.on('error', reject);
       request.end(JSON.stringify({ email: technician.email, password: 'Un-Mot-De-Passe-Solide' }));
     });
-    await new Promise((r) => setTimeout(r, 20));
+    // Closing once the request is being handled (a fixed pause raced a loaded machine: the request, not yet read,
+    // was then refused with 503 as arriving after the close).
+    while ((await loginHits()) === hitsBefore) await new Promise((r) => setTimeout(r, 5));
     const closing = local.app.close();
     expect(await inFlight).toBe(200);
     await closing;
