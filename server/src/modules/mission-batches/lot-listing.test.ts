@@ -131,8 +131,8 @@ async function expectOpenLotCountsExact(column: 'departments' | 'tags', db: Db =
 const expectDepartmentCountsExact = () => expectOpenLotCountsExact('departments');
 
 /**
- * The map's markers kept in lot_markers (migration 0024) against the open lots with a located site read through the
- * query builder: the marker's JSON parsed, its filters, and its point (maillon_unit_point of the lot's mean point).
+ * The map's markers kept in lot_markers (migrations 0024, 0025) against the open lots with a located site read through
+ * the query builder: the marker's JSON, its filters, and its point (maillon_unit_point of the lot's mean point).
  */
 async function expectMarkersExact(db: Db = ctx.db): Promise<number> {
   const kept = rowsOf<{ batch_id: string; marker: string; departments: string[]; tags: string[]; same_point: boolean }>(
@@ -142,11 +142,11 @@ async function expectMarkersExact(db: Db = ctx.db): Promise<number> {
   );
   const lots = await db.select().from(missionBatches).orderBy(missionBatches.id);
   const open = lots.filter((b) => b.visibility === 'visible' && b.status !== 'completed' && !b.isSystem && b.geoSiteCount > 0);
-  expect(
-    kept.map((k) => ({ marker: JSON.parse(k.marker) as unknown, departments: k.departments, tags: k.tags, samePoint: k.same_point })),
-  ).toEqual(
+  // The marker's text itself: compact JSON, the position to 6 decimals (migration 0025), as JSON.stringify writes it.
+  const sixDecimals = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
+  expect(kept.map((k) => ({ marker: k.marker, departments: k.departments, tags: k.tags, samePoint: k.same_point }))).toEqual(
     open.map((b) => ({
-      marker: { id: b.id, title: b.title, lat: b.geoLat, lon: b.geoLon, approximate: b.geoApproximateCount >= b.geoSiteCount },
+      marker: JSON.stringify({ id: b.id, title: b.title, lat: sixDecimals(b.geoLat), lon: sixDecimals(b.geoLon), approximate: b.geoApproximateCount >= b.geoSiteCount }),
       departments: b.departments,
       tags: b.tags,
       samePoint: true,
