@@ -5,6 +5,7 @@
  * After the PostgreSQL load, extras.ts adds the pgbench ceiling, the plans and the dashboard's first content.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ import { count, sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
-import { endpointRequests, selectedEndpoints, type Endpoint, type Session } from './endpoints';
+import { BROWSER_ACCEPT_ENCODING, endpointRequests, selectedEndpoints, type Endpoint, type Session } from './endpoints';
 import { startCpuSample, type CpuPerRequest } from './cpu';
 import { runPostgresExtras, type Extras } from './extras';
 import { load, loadGeneratorLabel, type LoadRequest } from './load';
@@ -66,6 +67,23 @@ async function shapeErrors(base: string, endpoint: Endpoint, sessions: Session[]
   return errors;
 }
 
+/** An answer's status, bytes and Content-Encoding as they come on the wire (fetch would decompress them). */
+function rawAnswer(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: Buffer; encoding: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const encoding = response.headers['content-encoding'];
+          resolve({ status: response.statusCode ?? 0, bytes: Buffer.concat(chunks), encoding: typeof encoding === 'string' ? encoding : undefined });
+        });
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
 async function benchEndpoint(
   base: string,
   endpoint: Endpoint,
@@ -75,14 +93,17 @@ async function benchEndpoint(
   serverPid: number | undefined,
 ): Promise<Row> {
   const requests = endpointRequests(endpoint, sessions);
-  // Same bytes from memory on a bare Fastify route: the ceiling of this machine for that payload.
-  const sample = await fetch(`${base}${endpoint.path(sessions[0]!)}`, { headers: { cookie: sessions[0]!.cookie } });
-  const bytes = Buffer.from(await sample.arrayBuffer());
-  if (!sample.ok) throw new Error(`${endpoint.name}: ${sample.status} ${bytes.toString()}`);
+  // The bytes the app sends for these headers (compressed when over 1 KiB), from memory on a bare Fastify route: the
+  // ceiling of this machine for that answer.
+  const sample = await rawAnswer(`${base}${endpoint.path(sessions[0]!)}`, requests[0]!.headers);
+  if (sample.status !== 200) throw new Error(`${endpoint.name}: ${sample.status} ${sample.bytes.toString()}`);
   let bareReqPerSec = 0;
   if (barePort !== null) {
     const bare = Fastify();
-    bare.get('/*', (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes));
+    bare.get('/*', (_req, reply) => {
+      if (sample.encoding) reply.header('content-encoding', sample.encoding);
+      return reply.type('application/json; charset=utf-8').send(sample.bytes);
+    });
     await bare.listen({ port: barePort, host: '127.0.0.1' });
     const bareBase = `http://127.0.0.1:${barePort}`;
     await load(bareBase, connections, Math.max(1, Math.round(WARMUP_S / 2)), requests);
@@ -334,7 +355,7 @@ async function main(): Promise<void> {
   const markdown = [
     `## Benchmark du ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${machine})`,
     '',
-    `Charge : ${loadGeneratorLabel()}, ${WARMUP_S} s de chauffe puis ${DURATION_S} s ; « bare » = route Fastify nue renvoyant les mêmes octets depuis la mémoire ; « errors » compte aussi chaque réponse de chaque session vérifiée (statut et forme) avant et après la charge.`,
+    `Charge : ${loadGeneratorLabel()}, ${WARMUP_S} s de chauffe puis ${DURATION_S} s ; chaque requête demande une réponse compressée comme Chromium (Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}) ; « bare » = route Fastify nue renvoyant les mêmes octets (compressés au-delà de 1 Kio) depuis la mémoire ; « errors » compte aussi chaque réponse de chaque session vérifiée (statut et forme) avant et après la charge.`,
     '',
     table('PostgreSQL — pleine échelle (100 000 missions, 32 connexions)', pgRows),
     '',

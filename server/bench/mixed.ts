@@ -90,6 +90,10 @@ function technicianAction(t: Technician, lotIds: string[]): Action {
     { name: "Compteurs d'onglets", write: false, method: 'GET', path: `/api/technicians/${id}/counts` },
     { name: 'Factures', write: false, method: 'GET', path: `/api/technician/${id}/invoices` },
     { name: 'Appareils du lot recruté', write: false, method: 'GET', path: '/api/missions' },
+    // What « Trouver des missions » reads beside its page, and every screen's first read (decision 036).
+    { name: 'Filtres des lots', write: false, method: 'GET', path: '/api/mission-batches/available-filters' },
+    { name: 'Carte des lots', write: false, method: 'GET', path: `/api/mission-batches/available-for-application/map?technicianId=${id}` },
+    { name: 'Session', write: false, method: 'GET', path: '/api/auth/me' },
   ]);
 }
 

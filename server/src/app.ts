@@ -17,6 +17,7 @@ import type { ObjectStorage } from './lib/storage/object-storage';
 import { accessPlugin } from './plugins/access';
 import { idempotencyPlugin } from './plugins/idempotency';
 import { readCachePlugin } from './plugins/read-cache';
+import { compressionPlugin } from './plugins/compression';
 import { errorsPlugin } from './plugins/errors';
 import { observabilityPlugin, requestIdOf } from './plugins/observability';
 import { securityPlugin } from './plugins/security';
@@ -89,7 +90,9 @@ export async function buildApp({ config, db, storage, serveWeb = false, logger }
   await app.register(idempotencyPlugin);
   // After the read cache, so it hashes and keeps the plain JSON; gzip/brotli for answers over 1 KiB on request. The
   // fastest levels: a JSON page of twenty lots (11 KB) gives 976 bytes at brotli 1 in 34 µs, 897 at brotli 4 in 127 µs
-  // (decision 030): the server's CPU is worth more than 80 bytes to a phone.
+  // (decision 030): the server's CPU is worth more than 80 bytes to a phone. Answers in memory are compressed in one
+  // call (plugins/compression.ts, decision 037); @fastify/compress keeps the streams (files, exports).
+  await app.register(compressionPlugin);
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
