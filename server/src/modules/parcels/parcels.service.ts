@@ -4,7 +4,7 @@ import { RECEIVABLE_SHIPMENT_STATUSES, type Parcel } from '@maillon/common/schem
 import type { Db } from '../../db/client';
 import { missionBatches, shipments } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { likePattern } from '../../lib/pagination';
+import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 
@@ -73,27 +73,25 @@ export async function listParcels(
 ): Promise<{ items: Parcel[]; total: number }> {
   assertTechnicianSelf(auth, technicianId, 'Technicien introuvable');
   const where = and(eq(shipments.technicianId, technicianId), search ? searchCondition(search) : undefined);
-  const [rows, [count]] = await Promise.all([
-    db
-      .select(parcelColumns)
-      .from(shipments)
-      .leftJoin(missionBatches, eq(missionBatches.id, shipments.batchId))
-      .where(where)
-      .orderBy(
-        sql`case shipments.status when 'in_transit' then 0 when 'draft' then 1 when 'delivered' then 2 else 3 end`,
-        sql`shipments.shipped_date desc nulls last`,
-        desc(shipments.createdAt),
-        desc(shipments.id),
-      )
-      .limit(limit)
-      .offset(offset),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(shipments)
-      .leftJoin(missionBatches, eq(missionBatches.id, shipments.batchId))
-      .where(where),
-  ]);
-  return { items: rows.map(toParcel), total: Number(count?.n ?? 0) };
+  // One statement: the page with the total each of its rows carries (a page past the end counts on its own).
+  const rows = await db
+    .select({ ...parcelColumns, total: windowTotal() })
+    .from(shipments)
+    .leftJoin(missionBatches, eq(missionBatches.id, shipments.batchId))
+    .where(where)
+    .orderBy(
+      sql`case shipments.status when 'in_transit' then 0 when 'draft' then 1 when 'delivered' then 2 else 3 end`,
+      sql`shipments.shipped_date desc nulls last`,
+      desc(shipments.createdAt),
+      desc(shipments.id),
+    )
+    .limit(limit)
+    .offset(offset);
+  const total = await pageTotal(rows, offset, async () => {
+    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(shipments).leftJoin(missionBatches, eq(missionBatches.id, shipments.batchId)).where(where);
+    return Number(count?.n ?? 0);
+  });
+  return { items: rows.map(({ total: _total, ...row }) => toParcel(row)), total };
 }
 
 /** "Marquer comme reçu": Brouillon / Expédié → delivered with today's date. Own parcels only; idempotent. */

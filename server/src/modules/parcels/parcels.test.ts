@@ -51,6 +51,12 @@ describe('GET /api/shipments', () => {
     const page = await list(cookieA, `technicianId=${techA.technician.id}&limit=1&offset=1`);
     expect(parcels(page.json()).map((p) => p.id)).toEqual([ids.draft]);
     expect(page.headers['x-total-count']).toBe('4');
+    // Past the last page: no parcel, and still the total (counted on its own, no row carries it).
+    const beyond = await list(cookieA, `technicianId=${techA.technician.id}&limit=2&offset=10`);
+    expect(beyond.json()).toEqual([]);
+    expect(beyond.headers['x-total-count']).toBe('4');
+    // Each item carries the parcel's fields only (the page's total is a header).
+    expect(Object.keys(items[0]!)).not.toContain('total');
   });
 
   it('searches mission, status label, carrier, tracking number, destination, content and shipped date', async () => {
