@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { missions } from '../db/schema';
 import { etagOf } from '../lib/http-cache';
 import { createAdmin, createTestContext, login, as, type TestContext } from '../../test/helpers';
@@ -116,5 +116,37 @@ describe('compression in the app', () => {
     });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.rawPayload.length).toBe(0);
+  });
+
+  it('compresses an answer of the read cache once per encoding, and again once a write changed it', async () => {
+    const user = await createAdmin(ctx.db);
+    const admin = as(ctx.app, await login(ctx.app, user.email));
+    await ctx.db.insert(missions).values(Array.from({ length: 12 }, (_, i) => ({ title: `Contrôle du DAE ${i}`, description: 'Visite annuelle' })));
+    const read = (encoding: string) => admin({ method: 'GET', url: '/api/missions?limit=50', headers: { 'accept-encoding': encoding } });
+    const brotli = vi.spyOn(zlib, 'brotliCompressSync');
+    const gzip = vi.spyOn(zlib, 'gzipSync');
+    try {
+      const first = await read('br');
+      const hits = ctx.app.readCache.hits;
+      const second = await read('br');
+      expect(ctx.app.readCache.hits).toBe(hits + 1);
+      expect(brotli).toHaveBeenCalledTimes(1);
+      expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+      expect(second.headers['content-length']).toBe(String(first.rawPayload.length));
+      // Another encoding of the same answer: compressed once too.
+      const gzipped = await read('gzip');
+      await read('gzip');
+      expect(gzip).toHaveBeenCalledTimes(1);
+      expect(zlib.gunzipSync(gzipped.rawPayload).equals(zlib.brotliDecompressSync(first.rawPayload))).toBe(true);
+      // A write: the next read is a new answer, compressed again, with the new mission in it.
+      await ctx.db.insert(missions).values({ title: 'Nouveau contrôle', description: 'Visite annuelle' });
+      const after = await read('br');
+      expect(brotli).toHaveBeenCalledTimes(2);
+      const titles = (JSON.parse(zlib.brotliDecompressSync(after.rawPayload).toString('utf8')) as { title: string }[]).map((m) => m.title);
+      expect(titles).toContain('Nouveau contrôle');
+    } finally {
+      brotli.mockRestore();
+      gzip.mockRestore();
+    }
   });
 });

@@ -15,14 +15,26 @@ declare module 'fastify' {
     /** A read served from memory while none of the tables it read has changed (GET only). */
     cache?: boolean;
   }
+  interface FastifyRequest {
+    /** The read cache's answer this request sends (a hit) or has just stored: compression keeps its bytes there. */
+    cachedAnswer: CachedAnswer | null;
+  }
 }
 
-/** An answer kept by the read cache: its bytes, their ETag and the headers that belong to its content. */
-interface CachedAnswer {
+/**
+ * An answer kept by the read cache: its bytes, their ETag and the headers that belong to its content, and its
+ * compressed bytes per encoding, written by plugins/compression.ts the first time a client asks for them (derived from
+ * `payload` alone, so they are as fresh as it is: decision 037).
+ */
+export interface CachedAnswer {
   payload: string;
   etag: string;
   headers: Record<string, string>;
+  encoded: Partial<Record<'br' | 'gzip', Buffer>>;
 }
+
+/** Room for one compressed copy beside the JSON (brotli 1 writes JSON answers at a tenth to a quarter of their size). */
+const ENCODED_SHARE = 0.25;
 
 /** Headers of an answer that belong to its content (the list total), kept with it. */
 const CONTENT_HEADERS = ['x-total-count', 'access-control-expose-headers'];
@@ -42,7 +54,11 @@ function cacheKey(request: FastifyRequest): string {
  */
 export const readCachePlugin = fp(async (app: FastifyInstance) => {
   const tracker = trackChanges(app.db);
-  const cache = new TrackedCache<CachedAnswer>(tracker, { maxSize: 64 * 1024 * 1024, ttlMs: 15_000, sizeOf: (answer) => answer.payload.length });
+  const cache = new TrackedCache<CachedAnswer>(tracker, {
+    maxSize: 64 * 1024 * 1024,
+    ttlMs: 15_000,
+    sizeOf: (answer) => Math.ceil(answer.payload.length * (1 + ENCODED_SHARE)),
+  });
   app.decorate('changes', tracker);
   app.decorate('readCache', cache);
   const enabled = app.config.READ_CACHE;
@@ -58,6 +74,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
     });
   }
   const scopes = new WeakMap<FastifyRequest, StatementScope & { since: number; hit: boolean }>();
+  app.decorateRequest('cachedAnswer', null);
 
   app.addHook('onRequest', (request, _reply, done) => {
     if (!request.url.startsWith('/api')) return done();
@@ -77,6 +94,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
       return;
     }
     scope.hit = true;
+    request.cachedAnswer = entry;
     for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
     reply.header('ETag', entry.etag);
     if (notModified(request, entry.etag)) return reply.code(304).send();
@@ -105,7 +123,9 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
         const value = reply.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      cache.set(cacheKey(request), { payload, etag, headers }, scope.reads, scope.since);
+      const answer: CachedAnswer = { payload, etag, headers, encoded: {} };
+      cache.set(cacheKey(request), answer, scope.reads, scope.since);
+      request.cachedAnswer = answer;
     }
     if (notModified(request, etag)) {
       reply.code(304);
