@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { Negotiator } from '@fastify/accept-negotiator';
+import negotiate from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -14,14 +14,15 @@ export const SYNC_COMPRESSION_MAX = 1024 * 1024;
 /** The types worth compressing: text, JSON, XML and JavaScript (the same family as @fastify/compress's default). */
 const COMPRESSIBLE = /^text\/(?!event-stream)|[+/](?:json|xml|javascript)(?:;|$)/u;
 
-// Brotli where the client takes it, else gzip; the negotiator honours q-values (`br;q=0` refuses brotli).
-const negotiator = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'], cache: new Map() });
+// Brotli where the client takes it, else gzip; q-values are honoured (`br;q=0` refuses brotli). No cache of the
+// answers by header: the header is the client's, and a map of them would grow with every variant it sends.
+const ENCODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
 
 function encodingFor(request: FastifyRequest): 'br' | 'gzip' | null {
   const header = request.headers['accept-encoding'];
   if (typeof header !== 'string' || header === '') return null;
   // x-gzip is gzip (RFC 9110 §8.4.1.3), as @fastify/compress reads it.
-  return negotiator.negotiate(header.toLowerCase().replace(/\bx-gzip\b/gu, 'gzip'));
+  return negotiate(header.toLowerCase().replace(/\bx-gzip\b/gu, 'gzip'), ENCODINGS);
 }
 
 /** Whether the answer is compressed here: else sent as it is, or left to @fastify/compress (a stream). */
