@@ -281,6 +281,13 @@ test.describe('maps (admin, desktop)', () => {
     await expect(map.getByRole('button', { name: new RegExp(`\\(lot Lot Brest ${stamp}\\)$`) })).toHaveCount(3);
     await expect(page.getByRole('list', { name: 'Légende' })).toContainText(`Lot Brest ${stamp} (3)`);
     await snap(page, 'maps-admin-moved');
+
+    // Searching the view reads the active lots' missions nearest its centre (decision 038): Brest's lot is there.
+    const searched = page.waitForResponse((r) => r.url().includes('/api/missions/map?') && r.url().includes('south='));
+    await page.getByRole('button', { name: 'Chercher dans cette zone' }).click();
+    expect((await searched).status()).toBe(200);
+    await expect(map.getByRole('button', { name: new RegExp(`\\(lot Lot Brest ${stamp}\\)$`) })).toHaveCount(3);
+    await expect(page.getByText(/missions? sur la carte/)).not.toContainText('d’autres missions');
     await admin.dispose();
   });
 });

@@ -250,8 +250,8 @@ export const missionsMapSchema = z.object({
   missions: z.array(mapMissionSchema),
   /** The lots of the missions shown (legend), by title. */
   lots: z.array(z.object({ id: z.string().uuid(), title: z.string(), defibrillatorsSum: z.number().int() })),
-  /** Missions matching within the view; more than `missions.length` when the view holds over MAP_MISSIONS_MAX. */
-  total: z.number().int().nonnegative(),
+  /** The view holds more missions than the MAP_MISSIONS_MAX shown (zoom in and search the smaller view). */
+  more: z.boolean(),
   /** « À trier » missions (draft or active) that cannot be placed on the map. */
   unlocatedUnsorted: z.number().int().nonnegative(),
 });

@@ -32,11 +32,6 @@ export function technicianHomeColumns(address: { address?: string | null; postal
   return { latitude: point?.lat ?? null, longitude: point?.lon ?? null };
 }
 
-/** SQL of a mission's site: latitude, longitude, and whether it is approximate (see above). */
-export const siteLatitude = sql<number | null>`coalesce(${missions.latitude}, ${missions.approxLatitude})`;
-export const siteLongitude = sql<number | null>`coalesce(${missions.longitude}, ${missions.approxLongitude})`;
-export const siteIsApproximate = sql<boolean>`(${missions.latitude} is null or ${missions.longitude} is null or (${missions.latitude} = ${missions.approxLatitude} and ${missions.longitude} = ${missions.approxLongitude}))`;
-
 /**
  * Recomputes the geometry of the lots matching `lots` (an SQL condition on mission_batches aliased `l`) from their
  * missions, in one statement: distinct sites, how many are approximate, bounding box, mean point, site arrays.

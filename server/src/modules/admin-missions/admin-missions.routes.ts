@@ -32,17 +32,17 @@ import {
 import { technicianMissionSchema } from '@maillon/common/schemas/field-work';
 import { AppError } from '../../lib/app-error';
 import { readFilePart } from '../../lib/files';
-import { pageQuery, setTotal } from '../../lib/pagination';
+import { pageQuery, sendJsonText, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import { listRecruitedMissions } from '../field-work/field-work.service';
 import { decideApplication, listApplicationsWithTechnicians, saveAdminComment } from './ats.service';
+import { getMissionsMapJson } from './missions-map.service';
 import { decodeCsv, importJobsCsv } from './csv-import';
 import {
   completeMission,
   createMission,
   deleteMissions,
   getMission,
-  getMissionsMap,
   listMissions,
   moveMissions,
   publishMission,
@@ -184,7 +184,7 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/missions/map',
     { config: adminRead, schema: { querystring: missionsMapQuerySchema, response: { 200: missionsMapSchema } } },
-    async (request) => getMissionsMap(app.db, request.query),
+    async (request, reply) => sendJsonText(reply, await getMissionsMapJson(app.db, request.query)),
   );
 
   app.post(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { missionsMapSchema } from '@maillon/common/schemas/admin-missions';
+import { MAP_MISSIONS_MAX, missionsMapSchema } from '@maillon/common/schemas/admin-missions';
+import { eq } from 'drizzle-orm';
 import { missionBatches, missions } from '../../db/schema';
 import { backfillPositions } from '../../lib/positions';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
@@ -55,7 +56,7 @@ describe('GET /api/missions/map', () => {
     expect(all.missions[3]).toMatchObject({ title: 'Dans le lot Lyon', batchId: lots['Lot Lyon'], approximate: false });
     expect(all.missions.find((m) => m.title.includes('Villeurbanne'))).toMatchObject({ lat: 45.771, lon: 4.88907, approximate: true, batchId: null, status: 'draft' });
     expect(all.lots).toEqual([{ id: lots['Lot Lyon'], title: 'Lot Lyon', defibrillatorsSum: 0 }]);
-    expect(all.total).toBe(4);
+    expect(all.more).toBe(false);
     expect(all.unlocatedUnsorted).toBe(1);
   });
 
@@ -65,6 +66,46 @@ describe('GET /api/missions/map', () => {
     const unsorted = await map('?south=45.5&west=4.5&north=46&east=5.2&scope=unsorted');
     expect(unsorted.missions.map((m) => m.title).sort()).toEqual(['À trier Lyon', 'À trier Villeurbanne (code postal)']);
     expect(unsorted.lots).toEqual([]);
+  });
+
+  it('gives the lots of a view nearest its centre first, and follows a lot renamed while the answer is kept', async () => {
+    // A title JSON must escape (the statement writes each marker): quotes, a backslash, a tab, a control character.
+    const awkward = 'Dans le lot Lyon, « loin » "B" \\ \t \u0001';
+    await ctx.db.insert(missions).values({ title: awkward, status: 'active', batchId: lots['Lot Lyon'], latitude: 45.95, longitude: 5.1512345678 });
+    const view = '?south=45.5&west=4.5&north=46&east=5.2';
+    const before = await map(view);
+    expect(before.missions.filter((m) => m.batchId).map((m) => m.title)).toEqual(['Dans le lot Lyon', awkward]);
+    expect(before.missions.at(-1)).toMatchObject({ lat: 45.95, lon: 5.151235, approximate: false, batchId: lots['Lot Lyon'], status: 'active' });
+    // The lots part is read by a function whose text names no table: the answer must still depend on the lots.
+    await ctx.db.update(missionBatches).set({ title: 'Lot Lyon Est' }).where(eq(missionBatches.id, lots['Lot Lyon']!));
+    expect((await map(view)).lots).toEqual([{ id: lots['Lot Lyon'], title: 'Lot Lyon Est', defibrillatorsSum: 0 }]);
+    expect((await map('')).lots).toEqual([{ id: lots['Lot Lyon'], title: 'Lot Lyon Est', defibrillatorsSum: 0 }]);
+  });
+
+  it('shows at most MAP_MISSIONS_MAX missions, « À trier » first, and says when the view holds more', async () => {
+    // A lot of MAP_MISSIONS_MAX missions around Lyon: with the five « À trier » placed, one more than is shown.
+    const [big] = await ctx.db.insert(missionBatches).values({ title: 'Grand lot' }).returning();
+    await ctx.db.insert(missions).values(
+      Array.from({ length: MAP_MISSIONS_MAX }, (_, i) => ({ title: `Grand ${i}`, status: 'active' as const, batchId: big!.id, latitude: 45.6 + (i % 60) / 200, longitude: 4.6 + Math.floor(i / 60) / 100 })),
+    );
+    const all = await map('');
+    expect(all.missions).toHaveLength(MAP_MISSIONS_MAX);
+    expect(all.more).toBe(true);
+    expect(all.missions.slice(0, 3).every((m) => m.batchId === null)).toBe(true);
+    const view = await map('?south=45.5&west=4.5&north=46&east=5.2');
+    expect(view.missions).toHaveLength(MAP_MISSIONS_MAX);
+    expect(view.more).toBe(true);
+    expect(view.missions.slice(0, 2).map((m) => m.batchId)).toEqual([null, null]);
+    // Then the lots' missions by distance from the view's centre (45.75, 4.85).
+    const distance = (m: { lat: number; lon: number }) => Math.hypot(m.lat - 45.75, m.lon - 4.85);
+    const inLots = view.missions.filter((m) => m.batchId !== null).map(distance);
+    expect(inLots.length).toBeGreaterThan(2000);
+    // Positions are rounded to 6 decimals, so equally distant missions may come in either order.
+    expect(inLots.findIndex((d, i) => i > 0 && d < inLots[i - 1]! - 1e-5)).toBe(-1);
+    expect(inLots[0]!).toBeLessThan(0.01);
+    const unsortedOnly = await map('?south=45.5&west=4.5&north=46&east=5.2&scope=unsorted');
+    expect(unsortedOnly.more).toBe(false);
+    expect(unsortedOnly.missions).toHaveLength(2);
   });
 
   it('validates the view in French and is for the admin only', async () => {

@@ -1,15 +1,15 @@
-import { and, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { eurosToCents } from '@maillon/common/format';
 import type { MissionStatus } from '@maillon/common/enums';
 import { VISIT_TYPES_MISSION_EDIT } from '@maillon/common/reference-lists';
-import { MAP_MISSIONS_MAX, type CreateMissionRequest, type Mission, type MissionsMap, type MissionsMapQuery, type UpdateMissionRequest } from '@maillon/common/schemas/admin-missions';
+import { type CreateMissionRequest, type Mission, type UpdateMissionRequest } from '@maillon/common/schemas/admin-missions';
 import type { Db, DbOrTx } from '../../db/client';
 import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { pageSql, windowTotal } from '../../lib/pagination';
+import { pageSql } from '../../lib/pagination';
 import { linkMissionToDevice } from '../devices/devices.service';
-import { missionApproxColumns, refreshLotsGeometry, siteIsApproximate, siteLatitude, siteLongitude } from '../../lib/positions';
+import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { missionColumns, missionOfTuple, missionTupleSql, toMission, type MissionPage } from './admin-missions.mapper';
@@ -292,59 +292,3 @@ export async function completeMission(db: Db, { missionId, actorUserId }: { miss
   });
 }
 
-/**
- * The admin's map (docs/decisions/025): « À trier » missions (no lot, draft or active) and, unless `scope` is
- * 'unsorted', the missions of the active lots, within the view, « À trier » first, at most MAP_MISSIONS_MAX; the
- * position index (missions_position_idx) finds those of the view.
- */
-export async function getMissionsMap(db: Db, query: MissionsMapQuery): Promise<MissionsMap> {
-  const unsorted = and(isNull(missions.batchId), inArray(missions.status, ['draft', 'active']))!;
-  const inActiveLot = sql`${missions.batchId} is not null and ${missionBatches.status} = 'active' and not ${missionBatches.isSystem}`;
-  const inView =
-    query.south !== undefined
-      ? sql`point(coalesce(${missions.longitude}, ${missions.approxLongitude}), coalesce(${missions.latitude}, ${missions.approxLatitude})) <@ box(point(${query.west}::float8, ${query.south}::float8), point(${query.east}::float8, ${query.north}::float8))`
-      : sql`coalesce(${missions.latitude}, ${missions.approxLatitude}) is not null and coalesce(${missions.longitude}, ${missions.approxLongitude}) is not null`;
-  const which = query.scope === 'unsorted' ? unsorted : or(unsorted, inActiveLot)!;
-  const [rows, [unlocated]] = await Promise.all([
-    db
-      .select({
-        total: windowTotal(),
-        id: missions.id,
-        title: missions.title,
-        lat: siteLatitude,
-        lon: siteLongitude,
-        approximate: siteIsApproximate,
-        batchId: missions.batchId,
-        status: missions.status,
-        batchTitle: missionBatches.title,
-        defibrillatorsSum: missionBatches.defibrillatorsSum,
-      })
-      .from(missions)
-      .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
-      .where(and(inView, which))
-      .orderBy(sql`${missions.batchId} is not null`, missions.batchId, missions.id)
-      .limit(MAP_MISSIONS_MAX),
-    db
-      .select({ n: count() })
-      .from(missions)
-      .where(and(unsorted, sql`(coalesce(${missions.latitude}, ${missions.approxLatitude}) is null or coalesce(${missions.longitude}, ${missions.approxLongitude}) is null)`)),
-  ]);
-  const lots = new Map<string, { id: string; title: string; defibrillatorsSum: number }>();
-  for (const row of rows) {
-    if (row.batchId && !lots.has(row.batchId)) lots.set(row.batchId, { id: row.batchId, title: row.batchTitle ?? '', defibrillatorsSum: row.defibrillatorsSum ?? 0 });
-  }
-  return {
-    missions: rows.map((row) => ({
-      id: row.id,
-      title: row.title,
-      lat: Number(row.lat),
-      lon: Number(row.lon),
-      approximate: Boolean(row.approximate),
-      batchId: row.batchId,
-      status: row.status as MissionStatus,
-    })),
-    lots: [...lots.values()].sort((a, b) => a.title.localeCompare(b.title, 'fr')),
-    total: rows[0]?.total ?? 0,
-    unlocatedUnsorted: Number(unlocated?.n ?? 0),
-  };
-}

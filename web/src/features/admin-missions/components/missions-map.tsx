@@ -58,7 +58,7 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
 
   if (map.isPending) return <Skeleton className="h-[calc(100vh-23rem)] min-h-96" />;
   if (map.isError) return <ErrorState error={map.error} />;
-  const { missions, lots, total, unlocatedUnsorted } = map.data;
+  const { missions, lots, more, unlocatedUnsorted } = map.data;
   const bounds: LatLngBoundsExpression | null = missions.length > 0 ? missions.map((m) => [m.lat, m.lon] as [number, number]) : null;
   const colourOf = (m: MapMission) => (m.batchId ? (colours.get(m.batchId) ?? '#6b7280') : UNSORTED_COLOUR);
   const describe = (m: MapMission) => `${m.title} (${m.batchId ? `lot ${lotTitles.get(m.batchId) ?? ''}` : 'À trier'})${selection.isSelected(m.id) ? ', sélectionnée' : ''}`;
@@ -125,7 +125,7 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
       />
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {missions.length} mission{missions.length > 1 ? 's' : ''} sur la carte, {selectedHere} sélectionnée{selectedHere > 1 ? 's' : ''}
-        {total > missions.length ? ` — ${total} dans cette zone : zoomez puis cherchez dans la zone pour les voir toutes` : ''}
+        {more ? ' — d’autres missions sont dans cette zone : zoomez puis cherchez dans la zone pour les voir toutes' : ''}
         {unlocatedUnsorted > 0 ? ` · ${unlocatedUnsorted} mission${unlocatedUnsorted > 1 ? 's' : ''} à trier sans position (voir la liste)` : ''}
       </p>
       <div className="flex flex-wrap items-center gap-3">
