@@ -42,7 +42,7 @@ function seqScanRelations(node: PlanNode, found: string[] = []): string[] {
 }
 
 export async function explainEndpoints(databaseUrl: string, endpoints: CapturedEndpoint[]): Promise<ExplainResult[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client({ connectionString: databaseUrl, options: '-c jit=off' }); // as the app's sessions (db/client.ts)
   await client.connect();
   try {
     const results: ExplainResult[] = [];

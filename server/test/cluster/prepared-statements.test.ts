@@ -28,6 +28,13 @@ async function preparedLike(pattern: string): Promise<{ name: string; statement:
   return result.rows;
 }
 
+describe('the app’s sessions', () => {
+  it('run without JIT compilation, which cost short statements more than running them (decision 039)', async () => {
+    const result = await database.db.execute<{ jit: string }>(sql`select current_setting('jit') as jit`);
+    expect(result.rows[0]?.jit).toBe('off');
+  });
+});
+
 describe('named statements', () => {
   it('prepares a parameterised query once per connection and answers each call with its own values', async () => {
     const first = await database.db.execute<{ n: number }>(sql`select ${41}::int + 1 as n /* probe-a */`);

@@ -94,6 +94,8 @@ export const transfers = pgTable(
     check('transfers_status_check', sql.raw(`status in (${sqlList(TRANSFER_STATUSES)})`)),
     index('transfers_technician_idx').on(t.technicianId, t.status),
     index('transfers_status_idx').on(t.status, t.createdAt),
+    // The admin's transfers, most recent first, without a filter (decision 039).
+    index('transfers_created_idx').on(t.createdAt, t.id),
     // The latest transfer of each invoice of the admin's page (decision 031).
     index('transfers_invoice_idx').on(t.invoiceId, t.createdAt, t.id),
     // Statements and the accounting export read the paid transfers of a period.

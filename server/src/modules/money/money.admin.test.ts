@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import {
   adminInvoiceSchema,
   adminTransferSchema,
@@ -226,6 +226,16 @@ describe('admin lists', () => {
 
     const counts = invoiceChipCountsSchema.parse((await asAdmin()({ method: 'GET', url: '/api/invoices/status-counts?search=zo%C3%A9' })).json());
     expect(counts).toEqual({ 'Mission à réaliser': 0, 'Facture à soumettre': 0, 'Facture envoyée': 1, Terminé: 1 });
+    // Without a filter and for one technician, each chip counts what the list filtered by it totals (the list finds the
+    // paid invoices on its own, one lookup per invoice).
+    for (const filter of ['', `technicianId=${paid.technicianId}`]) {
+      const chips = invoiceChipCountsSchema.parse((await asAdmin()({ method: 'GET', url: `/api/invoices/status-counts?${filter}` })).json());
+      for (const [chip, n] of Object.entries(chips)) {
+        const listed = await asAdmin()({ method: 'GET', url: `/api/invoices?status=${encodeURIComponent(chip)}&limit=1&${filter}` });
+        expect(Number(listed.headers['x-total-count']), `${chip} ${filter}`).toBe(n);
+      }
+      expect(Object.values(chips).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    }
 
     const options = invoiceTechnicianOptionSchema.array().parse((await asAdmin()({ method: 'GET', url: '/api/invoices/technicians' })).json());
     expect(options.map((o) => o.name)).toEqual(expect.arrayContaining(['Zoé Paiement', 'Zoé Envoi']));
@@ -242,6 +252,17 @@ describe('admin lists', () => {
     expect(adminTransferSchema.array().parse(list.json())[0]).toMatchObject({ invoiceId, status: 'Enregistré', invoiceRef: 'TR-1', technicianName: 'Jeanne Martin', bankAccountLast4: '0189' });
     const byStatus = await asAdmin()({ method: 'GET', url: `/api/transfers?technicianId=${technicianId}&status=Effectu%C3%A9` });
     expect(byStatus.json()).toEqual([]);
+    // Without a filter, or by status alone, the total is the count the database keeps: the same as counting the
+    // table; the page is the most recent first.
+    const counted = async (status?: string) =>
+      Number((await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from transfers ${status ? sql`where status = ${status}` : sql``}`)).rows[0]!.n);
+    const all = await asAdmin()({ method: 'GET', url: '/api/transfers?limit=2' });
+    expect(Number(all.headers['x-total-count'])).toBe(await counted());
+    expect(await counted()).toBeGreaterThan(0);
+    const dates = adminTransferSchema.array().parse(all.json()).map((t) => t.createdAt);
+    expect(dates).toEqual([...dates].sort().reverse());
+    const recorded = await asAdmin()({ method: 'GET', url: `/api/transfers?status=${encodeURIComponent('Enregistré')}&limit=1` });
+    expect(Number(recorded.headers['x-total-count'])).toBe(await counted('Enregistré'));
     const files = await asAdmin()({ method: 'GET', url: `/api/invoice-files?invoiceId=${invoiceId}` });
     expect(files.headers['x-total-count']).toBe('1');
     expect(invoiceFileSchema.array().parse(files.json())[0]).toMatchObject({ reference: 'TR-1', amountCertified: 480, fileName: 'facture.pdf' });

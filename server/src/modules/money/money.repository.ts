@@ -5,7 +5,7 @@ import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
 import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
-import { allRowsCountSql } from '../../lib/row-counts';
+import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
 
@@ -171,16 +171,16 @@ export async function getRevenueTotals(tx: DbOrTx, technicianId: string) {
 // Correlated subqueries name the outer table literally (see the Drizzle gotcha in the brief).
 const hasPaidTransfer = sql`exists (select 1 from transfers tr where tr.invoice_id = invoices.id and tr.status = 'Effectué')`;
 
-export function chipCondition(chip: InvoiceChip): SQL {
+export function chipCondition(chip: InvoiceChip, paid: SQL = hasPaidTransfer): SQL {
   switch (chip) {
     case 'Mission à réaliser':
-      return sql`(${invoices.status} = 'Mission à terminer' and not ${hasPaidTransfer})`;
+      return sql`(${invoices.status} = 'Mission à terminer' and not ${paid})`;
     case 'Facture à soumettre':
-      return sql`(${invoices.status} = 'Facture à soumettre' and not ${hasPaidTransfer})`;
+      return sql`(${invoices.status} = 'Facture à soumettre' and not ${paid})`;
     case 'Facture envoyée':
-      return sql`(${invoices.status} = 'Facture envoyée' and not ${hasPaidTransfer})`;
+      return sql`(${invoices.status} = 'Facture envoyée' and not ${paid})`;
     case 'Terminé':
-      return sql`(${invoices.status} in ('Terminé', 'Traité') or ${hasPaidTransfer})`;
+      return sql`(${invoices.status} in ('Terminé', 'Traité') or ${paid})`;
   }
 }
 
@@ -339,16 +339,19 @@ export async function exportAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilte
 
 export async function countAdminInvoiceChips(tx: DbOrTx, filters: Omit<AdminInvoiceFilters, 'status'>) {
   const conditions = baseInvoiceConditions(filters);
-  const [row] = await tx
-    .select({
-      missionToDo: sql<number>`count(*) filter (where ${chipCondition('Mission à réaliser')})::int`,
-      toSubmit: sql<number>`count(*) filter (where ${chipCondition('Facture à soumettre')})::int`,
-      sent: sql<number>`count(*) filter (where ${chipCondition('Facture envoyée')})::int`,
-      done: sql<number>`count(*) filter (where ${chipCondition('Terminé')})::int`,
-    })
-    .from(invoices)
-    .innerJoin(technicians, eq(technicians.id, invoices.technicianId))
-    .where(conditions.length ? and(...conditions) : undefined);
+  // The paid invoices joined once (a hash of the « Effectué » transfers) rather than looked up four times per invoice,
+  // and the technicians only for a search (their names): 52 ms → 10–14 ms at full scale (decision 039).
+  const paid = sql`(paid.invoice_id is not null)`;
+  const result = await tx.execute<{ missionToDo: number; toSubmit: number; sent: number; done: number }>(sql`
+    select count(*) filter (where ${chipCondition('Mission à réaliser', paid)})::int as "missionToDo",
+      count(*) filter (where ${chipCondition('Facture à soumettre', paid)})::int as "toSubmit",
+      count(*) filter (where ${chipCondition('Facture envoyée', paid)})::int as "sent",
+      count(*) filter (where ${chipCondition('Terminé', paid)})::int as "done"
+    from ${invoices}
+    ${filters.search ? sql`inner join ${technicians} on ${technicians.id} = ${invoices.technicianId}` : sql``}
+    left join (select distinct tr.invoice_id from transfers tr where tr.status = 'Effectué') paid on paid.invoice_id = ${invoices.id}
+    ${conditions.length ? sql`where ${and(...conditions)}` : sql``}`);
+  const row = result.rows[0];
   return {
     'Mission à réaliser': Number(row?.missionToDo ?? 0),
     'Facture à soumettre': Number(row?.toSubmit ?? 0),
@@ -415,7 +418,10 @@ export async function listAdminTransfers(
       .orderBy(desc(transfers.createdAt), desc(transfers.id))
       .limit(page.limit)
       .offset(page.offset),
-    tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where),
+    // Filtered by status alone (or not at all), the total is the count the database keeps (decision 027).
+    filters.technicianId || filters.invoiceId
+      ? tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where)
+      : tx.execute<{ n: number }>(sql`select ${filters.status ? statusCountSql('transfers', [filters.status]) : allRowsCountSql('transfers')} as n`).then((r) => r.rows),
   ]);
   return { rows, total: Number(total?.n ?? 0) };
 }

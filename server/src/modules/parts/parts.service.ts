@@ -1,5 +1,5 @@
 import { addDaysToDay, parisDay } from '@maillon/common/device-rules';
-import { CONSUMABLE_KINDS, type ConsumableKind } from '@maillon/common/enums';
+import { CONSUMABLE_KINDS, type ConsumableKind, type ShipmentStatus } from '@maillon/common/enums';
 import { NO_RELAY_POINT } from '@maillon/common/schemas/shipments';
 import {
   consumableModelKey,
@@ -169,7 +169,31 @@ export async function computeLotParts(tx: DbOrTx, batchId: string, today: string
   const proposed = await repo.findProposedShipment(tx, batchId);
   const shippedAny = await repo.hasShippedParcel(tx, batchId);
   const visits = await repo.listLotVisits(tx, batchId, recruit?.id ?? null);
-  const itemsByKey = new Map(consumables.map((c) => [`${c.modelKey}|${c.kind}`, c.itemLabel]));
+  return lotPartsOf({ lot, settings, recruit, itemsByKey: itemsByKeyOf(consumables), proposed, shippedAny, visits, today });
+}
+
+const itemsByKeyOf = (consumables: Awaited<ReturnType<typeof repo.listConsumables>>) => new Map(consumables.map((c) => [`${c.modelKey}|${c.kind}`, c.itemLabel]));
+
+/** A lot's parts from what was read about it (computeLotParts for one lot, listLotPartsSummaries for many). */
+function lotPartsOf({
+  lot,
+  settings,
+  recruit,
+  itemsByKey,
+  proposed,
+  shippedAny,
+  visits,
+  today,
+}: {
+  lot: { id: string; title: string; deadline: Date | null };
+  settings: { expiryMarginDays: number; shipDaysBeforeVisit: number };
+  recruit: { id: string; firstName: string; lastName: string; relayPoint: string | null } | null;
+  itemsByKey: Map<string, string>;
+  proposed: { id: string; status: ShipmentStatus; shippedDate: Date | null } | null;
+  shippedAny: boolean;
+  visits: readonly Visit[];
+  today: string;
+}): LotParts {
   const deadline = dayOf(lot.deadline);
   const pending = visits.filter((v) => !v.isCompleted);
   const devices = pending.map((v) => deviceNeeds(v, { itemsByKey, marginDays: settings.expiryMarginDays, deadline, today }));
@@ -206,9 +230,30 @@ export function getLotParts(db: Db, batchId: string): Promise<LotParts> {
 export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> {
   const lots = await repo.listLotsWithRecruit(db);
   const today = parisDay();
+  const ids = lots.map((lot) => lot.id);
+  const [settings, consumables, read] = await Promise.all([getPartsSettings(db), repo.listConsumables(db), repo.readLotsForParts(db, ids)]);
+  const itemsByKey = itemsByKeyOf(consumables);
+  const recruits = new Map(read.recruits.map((r) => [r.batchId, r]));
+  const proposals = new Map(read.proposed.map((p) => [p.batchId, p]));
+  const visitsByLot = new Map<string, Visit[]>();
+  for (const visit of read.visits) {
+    if (!visit.batchId) continue;
+    const list = visitsByLot.get(visit.batchId);
+    if (list) list.push(visit);
+    else visitsByLot.set(visit.batchId, [visit]);
+  }
   const summaries: LotPartsSummary[] = [];
   for (const lot of lots) {
-    const parts = await computeLotParts(db, lot.id, today);
+    const parts = lotPartsOf({
+      lot,
+      settings,
+      recruit: recruits.get(lot.id) ?? null,
+      itemsByKey,
+      proposed: proposals.get(lot.id) ?? null,
+      shippedAny: read.shipped.has(lot.id),
+      visits: visitsByLot.get(lot.id) ?? [],
+      today,
+    });
     if (parts.items.length === 0 && parts.toCheckCount === 0 && !parts.shipment) continue;
     summaries.push({
       batchId: parts.batchId,

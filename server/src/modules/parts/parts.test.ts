@@ -323,6 +323,26 @@ describe('after the visits', () => {
     const cancelled = await ctx.db.select({ status: shipments.status }).from(shipments).where(eq(shipments.id, created.shipment.id));
     expect(cancelled[0]?.status).toBe('draft');
   });
+
+  it('lists every lot’s proposal as the lot’s own page computes it (the list reads all lots at once)', async () => {
+    const summaries = z.array(lotPartsSummarySchema).parse((await admin()({ method: 'GET', url: '/api/admin/parts/proposals' })).json());
+    expect(summaries.length).toBeGreaterThan(1);
+    for (const summary of summaries) {
+      const parts = await lotParts(summary.batchId);
+      expect(summary).toEqual({
+        batchId: parts.batchId,
+        title: parts.title,
+        technician: parts.technician,
+        toCheckCount: parts.toCheckCount,
+        firstVisitDate: parts.firstVisitDate,
+        shipBy: parts.shipBy,
+        shipment: parts.shipment,
+        shipped: parts.shipped,
+        late: parts.late,
+        itemCount: parts.items.reduce((n, i) => n + i.quantity, 0),
+      });
+    }
+  });
 });
 
 describe('consumables per model and Réglages', () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "transfers_created_idx" ON "transfers" USING btree ("created_at","id");
