@@ -238,14 +238,25 @@ describe('GET /api/applications', () => {
   it('lets the admin list a lot’s applications', async () => {
     const a = await trainedTechnician();
     const b = await trainedTechnician();
-    const { lot } = await createLot();
+    const c = await trainedTechnician();
+    const { lot, missionIds } = await createLot();
+    const other = await createLot({ title: 'Autre lot' });
     await ctx.db.insert(applications).values([
       { batchId: lot.id, technicianId: a.technician.id },
       { batchId: lot.id, technicianId: b.technician.id, status: 'Refusé' },
+      // An application to one of the lot's missions (spec 01) belongs to the lot too; one to another lot does not.
+      { missionId: missionIds[0]!, technicianId: c.technician.id },
+      { batchId: other.lot.id, technicianId: c.technician.id },
     ]);
     const response = await as(ctx.app, cookieAdmin)({ method: 'GET', url: `/api/applications?batchId=${lot.id}` });
     expect(response.statusCode).toBe(200);
-    expect(response.json().map((x: { technicianId: string }) => x.technicianId).sort()).toEqual([a.technician.id, b.technician.id].sort());
+    const expected = [a.technician.id, b.technician.id, c.technician.id].sort();
+    expect(response.json().map((x: { technicianId: string }) => x.technicianId).sort()).toEqual(expected);
+    expect(response.headers['x-total-count']).toBe('3');
+    // Past the last page the total is counted on its own, with the same condition.
+    const past = await as(ctx.app, cookieAdmin)({ method: 'GET', url: `/api/applications?batchId=${lot.id}&limit=5&offset=5` });
+    expect(past.json()).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('3');
   });
 
   it('gives a Terminé application its final revenue and the devices with their state', async () => {
