@@ -95,15 +95,17 @@ export async function findLot(tx: DbOrTx, batchId: string) {
   return lot ?? null;
 }
 
+const recruitColumns = {
+  id: technicians.id,
+  firstName: technicians.firstName,
+  lastName: technicians.lastName,
+  relayPoint: technicians.preferredRelayPoint,
+};
+
 /** The lot's recruited (or finished) technician with its relay point. */
 export async function findLotRecruit(tx: DbOrTx, batchId: string) {
   const [row] = await tx
-    .select({
-      id: technicians.id,
-      firstName: technicians.firstName,
-      lastName: technicians.lastName,
-      relayPoint: technicians.preferredRelayPoint,
-    })
+    .select(recruitColumns)
     .from(applications)
     .innerJoin(technicians, eq(technicians.id, applications.technicianId))
     .where(and(eq(applications.batchId, batchId), inArray(applications.status, RECRUITED)))
@@ -154,13 +156,7 @@ export async function listLotVisits(tx: DbOrTx, batchId: string, technicianId: s
 export async function readLotsForParts(tx: DbOrTx, batchIds: string[]) {
   if (batchIds.length === 0) return { recruits: [], proposed: [], shipped: new Set<string>(), visits: [] };
   const recruits = await tx
-    .select({
-      batchId: applications.batchId,
-      id: technicians.id,
-      firstName: technicians.firstName,
-      lastName: technicians.lastName,
-      relayPoint: technicians.preferredRelayPoint,
-    })
+    .select({ batchId: applications.batchId, ...recruitColumns })
     .from(applications)
     .innerJoin(technicians, eq(technicians.id, applications.technicianId))
     .where(and(inArray(applications.batchId, batchIds), inArray(applications.status, RECRUITED)));

@@ -255,20 +255,25 @@ export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> 
       today,
     });
     if (parts.items.length === 0 && parts.toCheckCount === 0 && !parts.shipment) continue;
-    summaries.push({
-      batchId: parts.batchId,
-      title: parts.title,
-      technician: parts.technician,
-      toCheckCount: parts.toCheckCount,
-      firstVisitDate: parts.firstVisitDate,
-      shipBy: parts.shipBy,
-      shipment: parts.shipment,
-      shipped: parts.shipped,
-      late: parts.late,
-      itemCount: parts.items.reduce((n, i) => n + i.quantity, 0),
-    });
+    summaries.push(partsSummaryOf(parts));
   }
   return summaries;
+}
+
+/** A lot's line in Expéditions. */
+export function partsSummaryOf(parts: LotParts): LotPartsSummary {
+  return {
+    batchId: parts.batchId,
+    title: parts.title,
+    technician: parts.technician,
+    toCheckCount: parts.toCheckCount,
+    firstVisitDate: parts.firstVisitDate,
+    shipBy: parts.shipBy,
+    shipment: parts.shipment,
+    shipped: parts.shipped,
+    late: parts.late,
+    itemCount: parts.items.reduce((n, i) => n + i.quantity, 0),
+  };
 }
 
 /**
