@@ -7,7 +7,8 @@
  * as the scale's admin and as one of its technicians. Each route is called through `app.inject` with real ids (the
  * technician's own records where it has some, else any row), once to warm up then SWEEP_CALLS times; the median and
  * the slowest call are printed slowest first, with the answer's status and size. Routes whose record does not exist
- * at scale answer 404 and say so. `SWEEP_ONLY='<regex>'` keeps the routes whose path matches.
+ * at scale answer 404 and say so. `SWEEP_ONLY='<regex>'` keeps the routes whose path matches; `SWEEP_URLS` adds
+ * calls with query strings (comma-separated, as the admin).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -116,6 +117,20 @@ async function main(): Promise<void> {
         times.sort((a, b) => a - b);
         rows.push({ route: route.url, as: caller, status, bytes, median: times[Math.floor(times.length / 2)]!, max: times.at(-1)!, note: status === 404 ? missing : '' });
       }
+    }
+    // SWEEP_URLS='/api/invoices?search=Martin,/api/…': more calls as the admin, with the filters a screen sends.
+    for (const url of (process.env.SWEEP_URLS ?? '').split(',').filter(Boolean)) {
+      const request = { method: 'GET' as const, url, headers: { cookie: cookies.admin } };
+      await app.inject(request);
+      const times: number[] = [];
+      let response = await app.inject(request);
+      for (let i = 0; i < CALLS; i++) {
+        const start = process.hrtime.bigint();
+        response = await app.inject(request);
+        times.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+      times.sort((a, b) => a - b);
+      rows.push({ route: url, as: 'admin', status: response.statusCode, bytes: response.rawPayload.length, median: times[Math.floor(times.length / 2)]!, max: times.at(-1)!, note: '' });
     }
     rows.sort((a, b) => b.median - a.median);
     console.log(`| route GET | appelée par | statut | octets | médiane ms | max ms | note |\n| --- | --- | ---: | ---: | ---: | ---: | --- |`);

@@ -36,3 +36,28 @@ export function substringMatchSql(text: SQL, search: string): SQL {
   const indexed = sql`${text} like (select ${likePattern(fragment)}::text)`;
   return fragment === needle ? indexed : sql`(${indexed} and strpos(${text}, (select ${needle}::text)) > 0)`;
 }
+
+/** `coalesce(alias.column, '')` joined by spaces and lowercased: the searched text of a trigram index (migration 0028). */
+function searchedText(alias: string, columns: readonly string[]): SQL {
+  return sql.raw(`lower(${columns.map((column) => `coalesce(${alias}.${column}, '')`).join(` || ' ' || `)})`);
+}
+
+/**
+ * A technician's searched text, exactly the expression of technicians_search_trgm_idx: first name, last name, first
+ * name again (so « Prénom Nom » and « Nom Prénom » are both in it), e-mail and company.
+ */
+export const technicianSearchText = (alias: string) => searchedText(alias, ['first_name', 'last_name', 'first_name', 'email', 'company_name']);
+/** An invoice's searched text (invoices_search_trgm_idx). */
+export const invoiceSearchText = (alias: string) => searchedText(alias, ['reference', 'mission_title', 'description', 'invoice_number']);
+/** A parcel's searched text (shipments_search_trgm_idx). */
+export const shipmentSearchText = (alias: string) => searchedText(alias, ['mission_title', 'destination', 'content', 'tracking_number']);
+
+/**
+ * The ids of `table`'s rows whose own text contains `search` or whose technician's does, as a subquery: each side
+ * found on its trigram index (an OR across the join would read every row).
+ */
+export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', search: string): SQL {
+  const own = table === 'invoices' ? invoiceSearchText('r') : shipmentSearchText('r');
+  return sql`(select r.id from ${sql.raw(table)} r where ${substringMatchSql(own, search)}
+    union select r.id from ${sql.raw(table)} r join technicians t on t.id = r.technician_id where ${substringMatchSql(technicianSearchText('t'), search)})`;
+}

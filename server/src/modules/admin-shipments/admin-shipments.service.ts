@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_CARRIER } from '@maillon/common/constants';
 import type { ShipmentStatus } from '@maillon/common/enums';
 import {
@@ -16,6 +16,7 @@ import { applications, missionBatches, missions, shipments, technicians } from '
 import { AppError } from '../../lib/app-error';
 import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
+import { matchingWithTechnicianSql } from '../../lib/substring-search';
 import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
 
 type ShipmentRow = typeof shipments.$inferSelect;
@@ -60,18 +61,8 @@ function filterConditions(query: Omit<ShipmentListQuery, 'status'>): SQL[] {
   const conditions: SQL[] = [];
   if (query.technicianId) conditions.push(eq(shipments.technicianId, query.technicianId));
   if (query.batchId) conditions.push(eq(shipments.batchId, query.batchId));
-  if (query.search) {
-    const pattern = likePattern(query.search);
-    conditions.push(
-      or(
-        ilike(shipments.missionTitle, pattern),
-        ilike(shipments.destination, pattern),
-        ilike(shipments.content, pattern),
-        ilike(shipments.trackingNumber, pattern),
-        sql`(${technicians.firstName} || ' ' || ${technicians.lastName}) ilike ${pattern}`,
-      )!,
-    );
-  }
+  // Its own text or its technician's, each on a trigram index (decision 039).
+  if (query.search) conditions.push(sql`${shipments.id} in ${matchingWithTechnicianSql('shipments', query.search)}`);
   return conditions;
 }
 

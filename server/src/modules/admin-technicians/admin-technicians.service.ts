@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   TECHNICIAN_SUB_TAB_STATUSES,
   type AdminTechnician,
@@ -25,7 +25,8 @@ import { audit } from '../../lib/audit';
 import { removeStoredFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
-import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
+import { epochMsSql, pageSql } from '../../lib/pagination';
+import { substringMatchSql, technicianSearchText } from '../../lib/substring-search';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { revokeUserSessions } from '../auth/auth.service';
 import { recomputeBatchFigures } from '../lifecycle/lifecycle.service';
@@ -38,19 +39,8 @@ interface Page {
 
 function filterConditions({ search, department }: Pick<TechnicianListQuery, 'search' | 'department'>): SQL[] {
   const conditions: SQL[] = [];
-  if (search) {
-    const pattern = likePattern(search);
-    conditions.push(
-      or(
-        ilike(technicians.firstName, pattern),
-        ilike(technicians.lastName, pattern),
-        sql`(${technicians.firstName} || ' ' || ${technicians.lastName}) ilike ${pattern}`,
-        sql`(${technicians.lastName} || ' ' || ${technicians.firstName}) ilike ${pattern}`,
-        ilike(technicians.email, pattern),
-        ilike(technicians.companyName, pattern),
-      )!,
-    );
-  }
+  // First and last name either way round, e-mail, company, on a trigram index (decision 039).
+  if (search) conditions.push(substringMatchSql(technicianSearchText('technicians'), search));
   if (department) conditions.push(arrayContains(technicians.departments, [department]));
   return conditions;
 }

@@ -77,6 +77,9 @@ describe('GET /api/technicians and /enhanced', () => {
 
     const byFullName = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/technicians?search=Yann%20List' });
     expect(byFullName.json()).toHaveLength(1);
+    // Last name first too, and not across the e-mail.
+    const byNameFirst = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/technicians?search=list%C3%A9%20yann' });
+    expect(byNameFirst.json().map((t: { id: string }) => t.id)).toEqual(byFullName.json().map((t: { id: string }) => t.id));
 
     // Rejected accounts are listed under Désactivés.
     const inactive = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/technicians?status=inactive&search=list' });

@@ -1,11 +1,12 @@
-import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AdminInvoiceFilters, InvoiceChip } from '@maillon/common/schemas/money';
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
+import { epochMsSql, pageSql } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
+import { matchingWithTechnicianSql } from '../../lib/substring-search';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
 
@@ -187,21 +188,8 @@ export function chipCondition(chip: InvoiceChip, paid: SQL = hasPaidTransfer): S
 function baseInvoiceConditions(filters: Omit<AdminInvoiceFilters, 'status'>): SQL[] {
   const conditions: SQL[] = [];
   if (filters.technicianId) conditions.push(eq(invoices.technicianId, filters.technicianId));
-  if (filters.search) {
-    const pattern = likePattern(filters.search);
-    conditions.push(
-      or(
-        ilike(invoices.reference, pattern),
-        ilike(invoices.missionTitle, pattern),
-        ilike(invoices.description, pattern),
-        ilike(invoices.invoiceNumber, pattern),
-        ilike(technicians.firstName, pattern),
-        ilike(technicians.lastName, pattern),
-        ilike(technicians.companyName, pattern),
-        sql`(${technicians.firstName} || ' ' || ${technicians.lastName}) ilike ${pattern}`,
-      )!,
-    );
-  }
+  // Its own text or its technician's, each on a trigram index (decision 039).
+  if (filters.search) conditions.push(sql`${invoices.id} in ${matchingWithTechnicianSql('invoices', filters.search)}`);
   return conditions;
 }
 
