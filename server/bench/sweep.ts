@@ -84,6 +84,19 @@ async function main(): Promise<void> {
       return response.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     };
     const cookies = { admin: await login(ADMIN), technician: await login(TECHNICIAN), anonymous: '' };
+    /** One call to warm up, then CALLS timed ones: the last answer's status and size, the median and slowest times. */
+    const timed = async (url: string, cookie: string) => {
+      const request = { method: 'GET' as const, url, headers: cookie ? { cookie } : {} };
+      let response = await app.inject(request);
+      const times: number[] = [];
+      for (let i = 0; i < CALLS; i++) {
+        const start = process.hrtime.bigint();
+        response = await app.inject(request);
+        times.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+      times.sort((a, b) => a - b);
+      return { status: response.statusCode, bytes: response.rawPayload.length, median: times[Math.floor(times.length / 2)]!, max: times.at(-1)! };
+    };
     const me = (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: cookies.technician } })).json() as { user: { id: string }; technician: { id: string } };
     const ids = await pickIds(db, me.technician.id, me.user.id);
     const routes = app.routeAccess.filter((r) => r.method === 'GET' && r.access !== 'ingest' && (!only || only.test(r.url))).sort((a, b) => a.url.localeCompare(b.url));
@@ -102,36 +115,12 @@ async function main(): Promise<void> {
       const rule = OWNERSHIP[`${route.method} ${route.url}`];
       for (const caller of callers) {
         const query = rule && 'from' in rule && rule.from === 'query' && caller === 'technician' ? `${target.includes('?') ? '&' : '?'}${rule.key}=${ids.technician}` : '';
-        const request = { method: 'GET' as const, url: `${target}${query}`, headers: cookies[caller] ? { cookie: cookies[caller] } : {} };
-        await app.inject(request);
-        const times: number[] = [];
-        let status = 0;
-        let bytes = 0;
-        for (let i = 0; i < CALLS; i++) {
-          const start = process.hrtime.bigint();
-          const response = await app.inject(request);
-          times.push(Number(process.hrtime.bigint() - start) / 1e6);
-          status = response.statusCode;
-          bytes = response.rawPayload.length;
-        }
-        times.sort((a, b) => a - b);
-        rows.push({ route: route.url, as: caller, status, bytes, median: times[Math.floor(times.length / 2)]!, max: times.at(-1)!, note: status === 404 ? missing : '' });
+        const timing = await timed(`${target}${query}`, cookies[caller]);
+        rows.push({ route: route.url, as: caller, ...timing, note: timing.status === 404 ? missing : '' });
       }
     }
     // SWEEP_URLS='/api/invoices?search=Martin,/api/…': more calls as the admin, with the filters a screen sends.
-    for (const url of (process.env.SWEEP_URLS ?? '').split(',').filter(Boolean)) {
-      const request = { method: 'GET' as const, url, headers: { cookie: cookies.admin } };
-      await app.inject(request);
-      const times: number[] = [];
-      let response = await app.inject(request);
-      for (let i = 0; i < CALLS; i++) {
-        const start = process.hrtime.bigint();
-        response = await app.inject(request);
-        times.push(Number(process.hrtime.bigint() - start) / 1e6);
-      }
-      times.sort((a, b) => a - b);
-      rows.push({ route: url, as: 'admin', status: response.statusCode, bytes: response.rawPayload.length, median: times[Math.floor(times.length / 2)]!, max: times.at(-1)!, note: '' });
-    }
+    for (const url of (process.env.SWEEP_URLS ?? '').split(',').filter(Boolean)) rows.push({ route: url, as: 'admin', ...(await timed(url, cookies.admin)), note: '' });
     rows.sort((a, b) => b.median - a.median);
     console.log(`| route GET | appelée par | statut | octets | médiane ms | max ms | note |\n| --- | --- | ---: | ---: | ---: | ---: | --- |`);
     for (const r of rows) console.log(`| ${r.route} | ${r.as} | ${r.status} | ${r.bytes} | ${r.median.toFixed(2)} | ${r.max.toFixed(2)} | ${r.note} |`);

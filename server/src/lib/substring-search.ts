@@ -48,9 +48,9 @@ function searchedText(alias: string, columns: readonly string[]): SQL {
  */
 export const technicianSearchText = (alias: string) => searchedText(alias, ['first_name', 'last_name', 'first_name', 'email', 'company_name']);
 /** An invoice's searched text (invoices_search_trgm_idx). */
-export const invoiceSearchText = (alias: string) => searchedText(alias, ['reference', 'mission_title', 'description', 'invoice_number']);
+const invoiceSearchText = (alias: string) => searchedText(alias, ['reference', 'mission_title', 'description', 'invoice_number']);
 /** A parcel's searched text (shipments_search_trgm_idx). */
-export const shipmentSearchText = (alias: string) => searchedText(alias, ['mission_title', 'destination', 'content', 'tracking_number']);
+const shipmentSearchText = (alias: string) => searchedText(alias, ['mission_title', 'destination', 'content', 'tracking_number']);
 
 /**
  * The ids of `table`'s rows whose own text contains `search` or whose technician's does, as a subquery: each side

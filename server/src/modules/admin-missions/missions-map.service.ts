@@ -4,6 +4,7 @@ import { MAP_MISSIONS_MAX, type MissionsMap, type MissionsMapQuery } from '@mail
 import type { Db } from '../../db/client';
 import { preparedSql } from '../../db/prepared-queries';
 import { dependsOn } from '../../lib/change-tracker';
+import { frenchOrder } from '../mission-batches/mission-batches.service';
 
 /** One row of the map's statement: a mission (with its lot for the legend), or none when nothing is placed. */
 interface MapRow extends Record<string, unknown> {
@@ -72,8 +73,8 @@ const micro = (x: number) => Math.round(x * 1e6) / 1e6;
 /**
  * The admin's map (docs/decisions/025, 038): « À trier » missions (no lot, draft or active) and, unless `scope` is
  * 'unsorted', the missions of the active lots, within the view if one is given, at most MAP_MISSIONS_MAX, with
- * `more` when the view holds others. Answered as JSON text: the 3 000 markers are built by the service's types, and
- * checking each against the response schema again cost more than the whole statement.
+ * `more` when the view holds others. Answered as JSON text written here (sendJsonText): checking 3 000 markers against
+ * the response schema again cost more than the whole statement.
  */
 export async function getMissionsMapJson(db: Db, query: MissionsMapQuery): Promise<string> {
   const withLots = query.scope !== 'unsorted';
@@ -96,6 +97,3 @@ export async function getMissionsMapJson(db: Db, query: MissionsMapQuery): Promi
   const legend = JSON.stringify([...lots.values()].sort((a, b) => frenchOrder(a.title, b.title)));
   return `{"missions":[${markers}],"lots":${legend},"more":${rows.length > MAP_MISSIONS_MAX},"unlocatedUnsorted":${rows[0]?.unlocated ?? 0}}`;
 }
-
-/** French alphabetical order (one collator for every call). */
-const frenchOrder = new Intl.Collator('fr').compare;

@@ -139,7 +139,6 @@ export async function getShipmentSummary(db: Db, query: Omit<ShipmentListQuery, 
     db
       .select({ status: shipments.status, n: count() })
       .from(shipments)
-      .leftJoin(technicians, eq(technicians.id, shipments.technicianId))
       .where(conditions.length ? and(...conditions) : undefined)
       .groupBy(shipments.status),
     db

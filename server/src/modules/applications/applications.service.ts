@@ -277,7 +277,7 @@ export async function listApplications(
     if (filter.batchId) conditions.push(ofLot(filter.batchId));
     if (filter.status) conditions.push(inArray(applications.status, statusesFor(filter.status)));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
-    return Number((await db.select({ n: count() }).from(applications).leftJoin(missions, eq(missions.id, applications.missionId)).where(where))[0]?.n ?? 0);
+    return Number((await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0);
   });
   return { items, total };
 }

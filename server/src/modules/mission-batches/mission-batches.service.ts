@@ -385,7 +385,7 @@ export function lotDescription(description: string | null): string {
 }
 
 /** French alphabetical order, as `localeCompare(…, 'fr')` (one collator for every call). */
-const frenchOrder = new Intl.Collator('fr').compare;
+export const frenchOrder = new Intl.Collator('fr').compare;
 
 /** A lot's models in French alphabetical order. */
 export function sortedModels(models: readonly string[] | null): string[] {

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { ConsumableKind, ShipmentStatus } from '@maillon/common/enums';
 import type { DbOrTx } from '../../db/client';
 import {
@@ -170,15 +171,13 @@ export async function readLotsForParts(tx: DbOrTx, batchIds: string[]) {
     .from(shipments)
     .where(and(inArray(shipments.batchId, batchIds), inArray(shipments.status, ['in_transit', 'delivered'])));
   // Each lot's recruit (one at most: applications_one_recruit_per_batch_idx) brings its planned days and progress.
-  const recruit = sql`(select a.technician_id from applications a where a.batch_id = ${missions.batchId} and a.status in (${sql.join(
-    RECRUITED.map((status) => sql`${status}`),
-    sql`, `,
-  )}) limit 1)`;
+  const recruit = alias(applications, 'recruit');
   const visits = await tx
     .select(visitColumns)
     .from(missions)
     .leftJoin(devices, eq(devices.id, missions.deviceId))
-    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), sql`${technicianMissionData.technicianId} = ${recruit}`))
+    .leftJoin(recruit, and(eq(recruit.batchId, missions.batchId), inArray(recruit.status, RECRUITED)))
+    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, recruit.technicianId)))
     .where(inArray(missions.batchId, batchIds))
     .orderBy(asc(missions.batchId), asc(missions.createdAt), asc(missions.id));
   return {
