@@ -167,6 +167,10 @@ export const payoutBatchLines = pgTable(
     uniqueIndex('payout_batch_lines_one_per_transfer_idx')
       .on(t.transferId)
       .where(sql`status <> 'Annulé'`),
+    // The lines waiting for the bank (the payout candidates' total): a few open batches, whatever the history.
+    index('payout_batch_lines_to_pay_idx')
+      .on(t.transferId)
+      .where(sql`status = 'À payer'`),
     index('payout_batch_lines_technician_idx').on(t.technicianId),
   ],
 );

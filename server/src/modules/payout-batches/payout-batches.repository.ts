@@ -1,13 +1,18 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { invoices, payoutBatchLines, payoutBatches, technicians, transfers } from '../../db/schema';
-import { windowTotal, pageTotal } from '../../lib/pagination';
+import { pageTotal, windowTotal } from '../../lib/pagination';
+import { statusCountSql } from '../../lib/row-counts';
 
 /** Drizzle queries of the payout batches only; rules live in payout-batches.service.ts. */
 
 /** A transfer line of a batch is "held" unless its batch was cancelled. */
 // Correlated subqueries name the outer table literally: an interpolated column renders unqualified inside them.
 const heldByBatch = sql`exists (select 1 from payout_batch_lines l where l.transfer_id = transfers.id and l.status <> 'Annulé')`;
+
+/** The candidates' total (listCandidates): the waiting transfers less those a line « À payer » holds. */
+const waitingTotal = sql<number>`${statusCountSql('transfers', ['Enregistré'])} - (select count(*)::int from payout_batch_lines l
+  join transfers t on t.id = l.transfer_id where l.status = 'À payer' and t.status = 'Enregistré')`.mapWith(Number);
 
 const candidateColumns = {
   transferId: transfers.id,
@@ -25,21 +30,32 @@ const candidateColumns = {
   missionTitle: invoices.missionTitle,
 };
 
-/** Waiting transfers ("Enregistré") no batch holds, oldest first. */
+/**
+ * Waiting transfers ("Enregistré") no batch holds, oldest first. The page walks transfers_status_idx and stops at its
+ * rows before joining their technicians and invoices; the total is the waiting transfers' kept count (row_counts) less
+ * those a line « À payer » holds (payout_batch_lines_to_pay_idx): counting the list itself read every waiting transfer
+ * (15 000 at full scale, 129 ms with the joins). A line paid or refused leaves its transfer « Effectué » or « Refus »,
+ * and a cancelled batch's lines are « Annulé », so the lines « À payer » are the ones holding waiting transfers.
+ */
 export async function listCandidates(tx: DbOrTx, page: { limit: number; offset: number }) {
-  const where = and(eq(transfers.status, 'Enregistré'), sql`not ${heldByBatch}`);
-  const rows = await tx
-    .select({ ...candidateColumns, total: windowTotal() })
+  const waiting = tx
+    .select({ id: transfers.id })
     .from(transfers)
-    .innerJoin(technicians, eq(technicians.id, transfers.technicianId))
-    .leftJoin(invoices, eq(invoices.id, transfers.invoiceId))
-    .where(where)
+    .where(and(eq(transfers.status, 'Enregistré'), sql`not ${heldByBatch}`))
     .orderBy(asc(transfers.createdAt), asc(transfers.id))
     .limit(page.limit)
-    .offset(page.offset);
+    .offset(page.offset)
+    .as('waiting');
+  const rows = await tx
+    .select({ ...candidateColumns, total: waitingTotal })
+    .from(waiting)
+    .innerJoin(transfers, eq(transfers.id, waiting.id))
+    .innerJoin(technicians, eq(technicians.id, transfers.technicianId))
+    .leftJoin(invoices, eq(invoices.id, transfers.invoiceId))
+    .orderBy(asc(transfers.createdAt), asc(transfers.id));
   const total = await pageTotal(rows, page.offset, async () => {
-    const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where);
-    return Number(row?.n ?? 0);
+    const result = await tx.execute<{ n: number | string }>(sql`select ${waitingTotal} as n`);
+    return Number(result.rows[0]?.n ?? 0);
   });
   return { rows, total };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
 import { isSEPACountry, isValidBIC, isValidIBAN } from 'ibantools';
 import { payoutBatchDetailSchema, payoutBatchSchema, payoutCandidateSchema, payoutSettingsSchema } from '@maillon/common/schemas/payout-batches';
@@ -38,6 +38,27 @@ async function waitingTransfer({ firstName = 'Jeanne', lastName = 'Martin', iban
   expect(response.statusCode, response.body).toBe(201);
   const [transfer] = await ctx.db.select({ id: transfers.id }).from(transfers).where(eq(transfers.invoiceId, invoiceId));
   return { technicianId: technician.id, invoiceId, transferId: transfer!.id, cookie, reference, cents };
+}
+
+/**
+ * The candidates' total (X-Total-Count, kept counts less the lines « À payer ») equals the waiting transfers no batch
+ * holds, counted here on the tables, and the rows the list gives page after page, on the first page and past it.
+ */
+async function expectCandidatesTotal() {
+  const counted = await ctx.db.execute<{ n: number | string }>(sql`select count(*) as n from transfers t where t.status = 'Enregistré'
+    and not exists (select 1 from payout_batch_lines l where l.transfer_id = t.id and l.status <> 'Annulé')`);
+  const expected = Number(counted.rows[0]!.n);
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 2) {
+    const page = await admin()({ method: 'GET', url: `/api/payout-batches/candidates?limit=2&offset=${offset}` });
+    expect(page.statusCode).toBe(200);
+    expect(Number(page.headers['x-total-count'])).toBe(expected);
+    const rows = payoutCandidateSchema.array().parse(page.json());
+    ids.push(...rows.map((row) => row.transferId));
+    if (rows.length < 2) break;
+  }
+  expect(new Set(ids).size).toBe(expected);
+  expect(ids.length).toBe(expected);
 }
 
 const xmlParser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, isArray: (name) => name === 'CdtTrfTxInf' || name === 'PmtInf' });
@@ -187,8 +208,10 @@ describe('SEPA payout batches', () => {
     expect(twice.statusCode).toBe(400);
     expect(twice.json().message).toBe('Un virement est sélectionné deux fois');
 
+    await expectCandidatesTotal();
     const first = await admin()({ method: 'POST', url: '/api/payout-batches', payload: { transferIds: [a.transferId] } });
     expect(first.statusCode).toBe(201);
+    await expectCandidatesTotal();
     const batch = payoutBatchDetailSchema.parse(first.json());
     const retry = await admin()({ method: 'POST', url: '/api/payout-batches', payload: { transferIds: [a.transferId] } });
     expect(retry.statusCode).toBe(200);
@@ -214,8 +237,10 @@ describe('SEPA payout batches', () => {
     expect(payoutBatchDetailSchema.parse(cancelled.json())).toMatchObject({ status: 'Annulé', lines: [{ status: 'Annulé' }] });
     expect((await admin()({ method: 'GET', url: `/api/payout-batches/${batch.id}/sepa.xml` })).statusCode).toBe(409);
     expect((await admin()({ method: 'POST', url: `/api/payout-batches/${batch.id}/pay`, payload: {} })).statusCode).toBe(409);
+    await expectCandidatesTotal();
     const rebatched = await admin()({ method: 'POST', url: '/api/payout-batches', payload: { transferIds: [a.transferId, b.transferId] } });
     expect(rebatched.statusCode).toBe(201);
+    await expectCandidatesTotal();
   }, 60_000);
 
   it('refuses one line: transfer Refus, invoice back to « Facture à soumettre »; paying the batch pays the others', async () => {
@@ -230,12 +255,14 @@ describe('SEPA payout batches', () => {
     const [transferA] = await ctx.db.select({ status: transfers.status }).from(transfers).where(eq(transfers.id, a.transferId));
     const [invoiceA] = await ctx.db.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, a.invoiceId));
     expect([transferA!.status, invoiceA!.status]).toEqual(['Refus', 'Facture à soumettre']);
+    await expectCandidatesTotal();
 
     const paid = payoutBatchDetailSchema.parse((await admin()({ method: 'POST', url: `/api/payout-batches/${batch.id}/pay`, payload: {} })).json());
     expect(paid.lines.map((l) => [l.transferId, l.status])).toEqual(expect.arrayContaining([[a.transferId, 'Refusé'], [b.transferId, 'Payé']]));
     const [techA] = await ctx.db.select({ cents: technicians.totalEarningsCents }).from(technicians).where(eq(technicians.id, a.technicianId));
     const [techB] = await ctx.db.select({ cents: technicians.totalEarningsCents }).from(technicians).where(eq(technicians.id, b.technicianId));
     expect([techA!.cents, techB!.cents]).toEqual([0, 20_000]);
+    await expectCandidatesTotal();
     const lineB = paid.lines.find((l) => l.transferId === b.transferId)!;
     expect((await admin()({ method: 'POST', url: `/api/payout-batches/${batch.id}/lines/${lineB.id}/refuse`, payload: {} })).json().message).toBe('Ce virement a déjà été effectué');
     expect((await admin()({ method: 'POST', url: `/api/payout-batches/${batch.id}/lines/00000000-0000-4000-8000-000000000000/refuse`, payload: {} })).statusCode).toBe(404);

@@ -1,0 +1,1 @@
+CREATE INDEX "payout_batch_lines_to_pay_idx" ON "payout_batch_lines" USING btree ("transfer_id") WHERE status = 'À payer';
