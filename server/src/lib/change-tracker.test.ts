@@ -10,6 +10,7 @@ describe('writtenTables', () => {
     expect(writtenTables('with moved as (update "applications" set "batch_id" = $1 returning 1) insert into "audit_log" select 1')).toEqual([
       'applications',
       'audit_log',
+      'row_counts',
       'mission_batches',
     ]);
     expect(writtenTables('update public.resource_views set status = $1')).toEqual(['resource_views']);
@@ -20,11 +21,12 @@ describe('writtenTables', () => {
     expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers', 'row_counts']);
     expect(writtenTables('truncate table learning_resources')).toEqual(expect.arrayContaining(['learning_resources', 'row_counts']));
     expect(writtenTables('delete from "users" where "id" = $1')).toContain('row_counts');
-    expect(writtenTables('update "applications" set "status" = $1')).not.toContain('row_counts');
+    expect(writtenTables('update "applications" set "status" = $1')).toContain('row_counts');
+    expect(writtenTables('update "comments" set "body" = $1')).not.toContain('row_counts');
   });
 
   it('adds what the lots\' triggers write: figures of a lot from its missions and applications, the open lots\' sites and markers (decisions 030, 036)', () => {
-    expect(writtenTables('update "applications" set "status" = $1')).toEqual(['applications', 'mission_batches']);
+    expect(writtenTables('update "applications" set "status" = $1')).toEqual(['applications', 'row_counts', 'mission_batches']);
     expect(writtenTables('update "mission_batches" set "visibility" = $1')).toEqual(['mission_batches', 'row_counts', 'lot_sites', 'lot_markers']);
     // One level: a lot's figures written by a trigger change neither its counted columns nor its sites or marker.
     expect(writtenTables('delete from "missions" where "id" = $1')).not.toContain('lot_sites');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
-import { devices, jobs, learningResources, missionBatches, missions, shipments, technicians } from '../db/schema';
+import { applications, devices, jobs, learningResources, missionBatches, missions, shipments, technicians } from '../db/schema';
 import type { Db } from '../db/client';
 import { getAdminCounts } from '../modules/dashboard/dashboard.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../test/helpers';
@@ -162,6 +162,21 @@ describe('row counts kept by triggers (decision 027)', () => {
       { technicianId: tech.technician.id, status: 'in_transit' },
     ]);
     await ctx.db.update(shipments).set({ status: 'delivered' }).where(eq(shipments.status, 'in_transit'));
+    // Applications (migration 0030): made, one recruited, one withdrawn.
+    const [openLot] = await ctx.db.insert(missionBatches).values({ title: 'Lot B', visibility: 'visible', status: 'active' }).returning();
+    const other = await createTechnician(ctx.db);
+    const made = await ctx.db
+      .insert(applications)
+      .values([
+        { batchId: openLot!.id, technicianId: tech.technician.id },
+        { batchId: openLot!.id, technicianId: other.technician.id },
+      ])
+      .returning();
+    expect((await expectExact())['applications/En attente']).toBe(2);
+    await ctx.db.update(applications).set({ status: 'Recruté' }).where(eq(applications.id, made[0]!.id));
+    await ctx.db.delete(applications).where(eq(applications.id, made[1]!.id));
+    kept = await expectExact();
+    expect([kept['applications/Recruté'], kept['applications/En attente']]).toEqual([1, undefined]);
     const [resource] = await ctx.db.insert(learningResources).values({ title: 'M', description: 'd', url: 'https://a.test', type: 'video', duration: 5 }).returning();
     await expectExact();
     const soon = addDaysToDay(parisDay(), 10);

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client';
 /**
  * Row counts kept by the database (table `row_counts`, triggers of migration 0015, docs/decisions/027): the tables
  * counted, each row under a key (maillon_row_count_keys() in the migration):
- * - jobs, technicians, invoices, transfers, shipments: the status;
+ * - jobs, technicians, invoices, transfers, shipments, applications (migration 0030, decision 040): the status;
  * - missions: `<status>.unsorted` (no lot) or `<status>.lot`;
  * - mission_batches: `<status>.<visibility>`, with `.system` after it for the system lot;
  * - learning_resources: `all`;
@@ -27,6 +27,7 @@ export const COUNTED_TABLES = [
   'shipments',
   'learning_resources',
   'devices',
+  'applications',
 ] as const;
 
 export const ROW_COUNTS_TABLE = 'row_counts';
@@ -77,7 +78,7 @@ export function allRowsCountSql(table: (typeof COUNTED_TABLES)[number]): SQL<num
   return countsSql(allRowsKeysSql(table));
 }
 
-type StatusCountedTable = 'jobs' | 'technicians' | 'invoices' | 'transfers' | 'shipments';
+type StatusCountedTable = 'jobs' | 'technicians' | 'invoices' | 'transfers' | 'shipments' | 'applications';
 
 /** The keys of the rows of a table counted by status with one of `statuses` (a condition on row_counts). */
 export function statusKeysSql(table: StatusCountedTable, statuses: readonly string[]): SQL {
@@ -90,6 +91,11 @@ export function statusKeysSql(table: StatusCountedTable, statuses: readonly stri
  */
 export function statusCountSql(table: StatusCountedTable, statuses: readonly string[]): SQL<number> {
   return countsSql(statusKeysSql(table, statuses));
+}
+
+/** The same, the statuses given as a text[] parameter of a prepared statement (one statement for every filter). */
+export function statusAnyCountSql(table: StatusCountedTable, statuses: Placeholder): SQL<number> {
+  return countsSql(sql`table_name = ${table} and key = any(${statuses}::text[])`);
 }
 
 /**

@@ -31,6 +31,8 @@ export const applications = pgTable(
     index('applications_batch_idx').on(t.batchId, t.status),
     index('applications_technician_idx').on(t.technicianId, t.status),
     index('applications_mission_idx').on(t.missionId),
+    // The admin's list of every application, most recent first (decision 040).
+    index('applications_applied_idx').on(t.appliedAt, t.id),
   ],
 );
 

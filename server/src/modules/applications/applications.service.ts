@@ -7,6 +7,7 @@ import type { Db, Tx } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { pageTotal, windowTotal } from '../../lib/pagination';
+import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
 import { RECRUITED } from '../lifecycle/lifecycle.service';
 import { lotDescription, sortedModels } from '../mission-batches/mission-batches.service';
 import { preparedQuery, preparedSql } from '../../db/prepared-queries';
@@ -193,10 +194,18 @@ export async function listApplications(
     if (filter.technicianId) conditions.push(eq(applications.technicianId, sql.placeholder('technicianId')));
     if (filter.batchId) conditions.push(ofLot(sql.placeholder('batchId')));
     if (filter.status) conditions.push(sql`${applications.status} = any(${sql.placeholder('statuses')}::text[])`);
+    // Every application, or those of some statuses (the admin's list): the total is kept by status (row_counts,
+    // decision 040), so the page walks applications_applied_idx and stops at its rows instead of counting them all.
+    const everyTechnician = !filter.technicianId && !filter.batchId;
+    const total = everyTechnician
+      ? filter.status
+        ? statusAnyCountSql('applications', sql.placeholder('statuses'))
+        : allRowsCountSql('applications')
+      : windowTotal();
     // The lot's figures are those it keeps (docs/decisions/030), read with the page.
     return db
       .select({
-        total: windowTotal(),
+        total,
         lotDevices: missionBatches.missionCount,
         models: missionBatches.missionModels,
         candidates: missionBatches.applicationCount,
@@ -272,6 +281,10 @@ export async function listApplications(
     };
   });
   const total = await pageTotal(rows, filter.offset, async () => {
+    if (!filter.technicianId && !filter.batchId) {
+      const kept = filter.status ? statusCountSql('applications', statusesFor(filter.status)) : allRowsCountSql('applications');
+      return Number((await db.execute<{ n: number | string }>(sql`select ${kept} as n`)).rows[0]?.n ?? 0);
+    }
     const conditions: SQL[] = [];
     if (filter.technicianId) conditions.push(eq(applications.technicianId, filter.technicianId));
     if (filter.batchId) conditions.push(ofLot(filter.batchId));

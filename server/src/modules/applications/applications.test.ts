@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { applicationSchema, technicianApplicationSchema } from '@maillon/common/schemas/applications';
 import { applications, learningResources, missionBatches, missions, resourceViews, technicianMissionData } from '../../db/schema';
 import { finishApplication, recruitApplication, saveMissionProgress } from '../lifecycle/lifecycle.service';
@@ -257,6 +257,34 @@ describe('GET /api/applications', () => {
     const past = await as(ctx.app, cookieAdmin)({ method: 'GET', url: `/api/applications?batchId=${lot.id}&limit=5&offset=5` });
     expect(past.json()).toEqual([]);
     expect(past.headers['x-total-count']).toBe('3');
+  });
+
+  it('lets the admin list every application, and those of a pill, most recent first with the kept totals (decision 040)', async () => {
+    const a = await trainedTechnician();
+    const { lot } = await createLot({ title: 'Lot de toutes les candidatures' });
+    await ctx.db.insert(applications).values([
+      { batchId: lot.id, technicianId: a.technician.id, status: 'Refusé', appliedAt: new Date('2026-01-01T10:00:00Z') },
+      { batchId: (await createLot({ title: 'Lot récent' })).lot.id, technicianId: a.technician.id, appliedAt: new Date('2030-01-01T10:00:00Z') },
+    ]);
+    const counted = async (statuses?: string[]) =>
+      Number((await ctx.db.select({ n: sql<number>`count(*)` }).from(applications).where(statuses ? inArray(applications.status, statuses) : undefined))[0]!.n);
+    const admin = as(ctx.app, cookieAdmin);
+    const all = await admin({ method: 'GET', url: '/api/applications?limit=1' });
+    expect(all.statusCode).toBe(200);
+    expect(Number(all.headers['x-total-count'])).toBe(await counted());
+    // Most recent first: the application of 2030 leads.
+    expect(all.json()[0].lot.title).toBe('Lot récent');
+    const ordered = (await admin({ method: 'GET', url: '/api/applications?limit=100' })).json() as { appliedAt: string }[];
+    expect(ordered.map((x) => x.appliedAt)).toEqual([...ordered.map((x) => x.appliedAt)].sort().reverse());
+    // A pill counts its statuses; one status alone; past the last page the same totals.
+    for (const [filter, statuses] of [['Refusé', ['Refusé', 'Annulé']], ['En attente', ['En attente', 'pending']], ['Annulé', ['Annulé']], ['Terminé', ['Terminé']]] as const) {
+      const page = await admin({ method: 'GET', url: `/api/applications?status=${encodeURIComponent(filter)}&limit=1` });
+      expect(Number(page.headers['x-total-count']), filter).toBe(await counted([...statuses]));
+      const past = await admin({ method: 'GET', url: `/api/applications?status=${encodeURIComponent(filter)}&limit=1&offset=1000` });
+      expect(past.json()).toEqual([]);
+      expect(Number(past.headers['x-total-count']), filter).toBe(await counted([...statuses]));
+    }
+    expect((await admin({ method: 'GET', url: '/api/applications?limit=1' })).json()[0].status).toBe('En attente');
   });
 
   it('gives a Terminé application its final revenue and the devices with their state', async () => {
