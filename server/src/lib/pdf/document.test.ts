@@ -44,6 +44,23 @@ describe('PDF toolkit', () => {
     expect(read.pages[0]).toContain('Maillon');
   });
 
+  it('shares the parsed fonts between documents written at the same time, each with its own text and glyphs', async () => {
+    // Interleaved: the second document starts before the first is finished, with other glyphs.
+    const first = await PdfWriter.create(info);
+    const second = await PdfWriter.create({ ...info, title: 'Étiquettes' });
+    first.text('Zoé « Le Bœuf » : 12\u202f345,67\u00a0€');
+    second.text('Kévin Ångström — ½ Œuvre', { bold: true });
+    const [a, b] = await Promise.all([first.finish({ note: 'Premier document.' }), second.finish({ note: 'Second document.' })]);
+    const [readA, readB] = await Promise.all([readPdf(a), readPdf(b)]);
+    expect(readA.pages[0]).toContain('Zoé « Le Bœuf »');
+    expect(readA.pages[0]).not.toContain('Ångström');
+    expect(readB.pages[0]).toContain('Kévin Ångström — ½ Œuvre');
+    expect(readB.pages[0]).toContain('Second document.');
+    // Each embeds a subset: a small file, not the 400 KB typefaces.
+    expect(a.length).toBeLessThan(60_000);
+    expect(b.length).toBeLessThan(60_000);
+  });
+
   it('wraps long text without breaking no-break spaces and cuts words wider than the line', async () => {
     const pdf = await PdfWriter.create(info);
     const lines = pdf.wrap(`Montant : 1\u202f234\u202f567,89\u00a0€ ${'mot '.repeat(30)}\n${'x'.repeat(400)}`, { size: 11, width: 200 });
