@@ -637,7 +637,6 @@ const csvEuros = (cents: number | null | undefined) => (cents === null || cents 
 /** The filtered invoices with their latest transfer, for the accountant (French Excel: BOM, ";" and decimal commas). */
 export async function exportInvoicesCsv({ db, filters }: { db: Db; filters: AdminInvoiceFilters }): Promise<string> {
   const rows = await repo.exportAdminInvoices(db, filters, CSV_EXPORT_MAX_ROWS);
-  const latest = await repo.latestTransfersByInvoice(db, rows.map((r) => r.id));
   const header = [
     'Référence facture',
     'Technicien',
@@ -655,22 +654,21 @@ export async function exportInvoicesCsv({ db, filters }: { db: Db; filters: Admi
   ];
   const lines: CsvCell[][] = [header];
   for (const row of rows) {
-    const transfer = latest.get(row.id);
     lines.push(
       [
         row.reference,
         `${row.technicianFirstName} ${row.technicianLastName}`.trim(),
         row.companyName,
         row.missionTitle,
-        invoiceDisplayStatus(row.status, transfer?.status),
+        invoiceDisplayStatus(row.status, row.transferStatus ?? undefined),
         formatDate(row.invoiceDate),
         csvEuros(row.initialAmountCents),
         csvEuros(row.validatedAmountCents),
         row.progression,
-        transfer?.status ?? '',
-        transfer?.transferRef ?? '',
-        formatDate(transfer?.transferDate ?? null),
-        csvEuros(transfer?.amountCents),
+        row.transferStatus ?? '',
+        row.transferRef ?? '',
+        formatDate(row.transferDate),
+        csvEuros(row.transferAmountCents),
       ],
     );
   }
