@@ -77,6 +77,8 @@ export const missionBatches = pgTable(
     check('mission_batches_price_check', sql`${t.priceCents} >= 0`),
     index('mission_batches_listing_idx').on(t.visibility, t.status, t.createdAt),
     index('mission_batches_status_created_idx').on(t.status, t.createdAt, t.id).where(sql`not is_system`),
+    // The active lots with a recruit by title: Expéditions' proposals and the lots a parcel can be made for (decision 040).
+    index('mission_batches_recruited_title_idx').on(t.title, t.id).where(sql`status = 'active' and not is_system and has_recruit`),
     index('mission_batches_departments_idx').using('gin', t.departments),
     index('mission_batches_tags_idx').using('gin', t.tags),
     uniqueIndex('mission_batches_single_system_idx').on(t.isSystem).where(sql`is_system`),

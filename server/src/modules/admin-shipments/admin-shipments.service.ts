@@ -174,6 +174,8 @@ export async function listShipmentLotOptions(db: Db, { search }: { search?: stri
       and(
         eq(missionBatches.status, 'active'),
         eq(missionBatches.isSystem, false),
+        // Kept by the lot (migration 0017): the title order walks mission_batches_recruited_title_idx (decision 040).
+        eq(missionBatches.hasRecruit, true),
         search ? ilike(missionBatches.title, likePattern(search)) : undefined,
       ),
     )

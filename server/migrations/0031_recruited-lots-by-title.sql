@@ -1,0 +1,1 @@
+CREATE INDEX "mission_batches_recruited_title_idx" ON "mission_batches" USING btree ("title","id") WHERE status = 'active' and not is_system and has_recruit;
