@@ -13,7 +13,7 @@ describe('writtenTables', () => {
       'row_counts',
       'mission_batches',
     ]);
-    expect(writtenTables('update public.resource_views set status = $1')).toEqual(['resource_views']);
+    expect(writtenTables('update public.resource_views set status = $1')).toEqual(['resource_views', 'row_counts']);
   });
 
   it('adds row_counts to a write of a counted table (its counting triggers write it, decision 027)', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
-import { applications, devices, jobs, learningResources, missionBatches, missions, shipments, technicians } from '../db/schema';
+import { applications, devices, jobs, learningResources, missionBatches, missions, resourceViews, shipments, technicians } from '../db/schema';
 import type { Db } from '../db/client';
 import { getAdminCounts } from '../modules/dashboard/dashboard.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../test/helpers';
@@ -177,6 +177,12 @@ describe('row counts kept by triggers (decision 027)', () => {
     await ctx.db.delete(applications).where(eq(applications.id, made[1]!.id));
     kept = await expectExact();
     expect([kept['applications/Recruté'], kept['applications/En attente']]).toEqual([1, undefined]);
+    // Readers of a resource (migration 0032): counted under the resource's id, gone with the resource.
+    const [read] = await ctx.db.insert(learningResources).values({ title: 'Lu', description: 'd', url: 'https://lu.test', type: 'video', duration: 5 }).returning();
+    await ctx.db.insert(resourceViews).values([{ resourceId: read!.id, technicianId: tech.technician.id }, { resourceId: read!.id, technicianId: other.technician.id }]);
+    expect((await expectExact())[`resource_views/${read!.id}`]).toBe(2);
+    await ctx.db.delete(learningResources).where(eq(learningResources.id, read!.id));
+    expect((await expectExact())[`resource_views/${read!.id}`]).toBeUndefined();
     const [resource] = await ctx.db.insert(learningResources).values({ title: 'M', description: 'd', url: 'https://a.test', type: 'video', duration: 5 }).returning();
     await expectExact();
     const soon = addDaysToDay(parisDay(), 10);

@@ -8,6 +8,7 @@ import type { DbOrTx } from '../db/client';
  * - missions: `<status>.unsorted` (no lot) or `<status>.lot`;
  * - mission_batches: `<status>.<visibility>`, with `.system` after it for the system lot;
  * - learning_resources: `all`;
+ * - resource_views: the resource's id, so each key counts its readers (migration 0032, decision 040);
  * - devices: `out` (Hors service), `gone` (Supprimé définitivement), `due` when its attention date (the earliest
  *   expiry or maintenance) was within today + 30 days in France when it was written, else that date `YYYY-MM-DD`, or
  *   `none` (migration 0023, decision 034).
@@ -28,6 +29,7 @@ export const COUNTED_TABLES = [
   'learning_resources',
   'devices',
   'applications',
+  'resource_views',
 ] as const;
 
 export const ROW_COUNTS_TABLE = 'row_counts';
@@ -66,6 +68,12 @@ function countsSql(where: SQL): SQL<number> {
 async function sumCounts(db: DbOrTx, where: SQL): Promise<number> {
   const result = await db.execute<{ n: string | number | null }>(sql`select ${countsSql(where)} as n`);
   return Number(result.rows[0]?.n ?? 0);
+}
+
+/** The readers of each learning resource that has some (resource id → count), from the kept counts. */
+export async function readersByResource(db: DbOrTx): Promise<Record<string, number>> {
+  const result = await db.execute<{ key: string; n: number | string }>(sql`select key, n from row_counts where table_name = 'resource_views' and n > 0`);
+  return Object.fromEntries(result.rows.map((row) => [row.key, Number(row.n)]));
 }
 
 /** The keys of every row of a counted table (a condition on row_counts). */

