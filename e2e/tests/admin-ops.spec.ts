@@ -259,6 +259,13 @@ test.describe('admin operations (desktop)', () => {
       const cards = page.getByRole('listitem');
       const first = cards.filter({ hasText: `MR${tag.toUpperCase()}` });
       await expect(first).toHaveCount(1);
+      // The technician filter searches the technicians with parcels as you type, « Nom Prénom » as « Prénom Nom ».
+      const technicianFilter = page.getByLabel('Technicien');
+      await technicianFilter.fill(`Colis${tag} Colin`);
+      await page.getByRole('option', { name: `Colin Colis${tag}` }).click();
+      await expect(technicianFilter).toHaveValue(`Colin Colis${tag}`);
+      await expect(first).toHaveCount(1);
+      await expect(page.getByText('1 expédition', { exact: true })).toBeVisible();
       await expect(first.getByText('Brouillon', { exact: true })).toBeVisible();
       await expect(first.getByText('Relais Bastille, 75011 Paris')).toBeVisible();
       await expect(first.getByRole('link', { name: 'Suivre' })).toHaveAttribute(

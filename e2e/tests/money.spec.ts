@@ -126,7 +126,19 @@ test.describe('money: invoice submission, payment and fiscal receipt', () => {
     await expect(admin.getByRole('heading', { name: 'Factures & virements', level: 1 })).toBeVisible();
     await expect(admin.getByRole('list', { name: 'Factures' })).toBeVisible();
     await snap(admin, 'money-admin-all-desktop');
-    await admin.getByLabel('Technicien').selectOption({ label: 'Julien Moreau' });
+    // The technician filter searches as you type: « Nom Prénom » finds « Prénom Nom ».
+    const technicianFilter = admin.getByLabel('Technicien');
+    await technicianFilter.fill('Moreau');
+    await expect(admin.getByRole('option', { name: 'Julien Moreau' })).toBeVisible();
+    await technicianFilter.fill('Moreau Julien');
+    const technicianOptions = admin.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
+    await expect(technicianOptions).toHaveText(['Julien Moreau']);
+    await technicianFilter.press('ArrowDown');
+    await expect(technicianFilter).toHaveAttribute('aria-activedescendant', /.+/);
+    await snap(admin, 'money-admin-technician-picker-desktop');
+    await technicianOptions.filter({ hasText: 'Julien Moreau' }).click();
+    await expect(technicianFilter).toHaveValue('Julien Moreau');
+    await expect(admin.getByRole('listbox', { name: 'Suggestions' })).toBeHidden();
     await admin.getByLabel('Recherche').fill('Villeurbanne');
     await admin.getByRole('radio', { name: /Facture envoyée/ }).click();
     const adminCard = admin.getByRole('listitem', { name: `Facture ${reference} – Julien Moreau` });

@@ -212,7 +212,9 @@ test.describe('money: Factur-X, SEPA batch and statements', () => {
 
     // Statements and accounting export.
     await admin.getByRole('radio', { name: 'Relevés & comptabilité' }).click();
-    await admin.getByLabel('Technicien').selectOption({ label: own.name });
+    await admin.getByLabel('Technicien').fill(own.name.split(' ').slice(1).join(' '));
+    await admin.getByRole('option', { name: own.name }).click();
+    await expect(admin.getByLabel('Technicien')).toHaveValue(own.name);
     await admin.getByLabel('Année').selectOption(day().slice(0, 4));
     const [statement] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('link', { name: 'Télécharger le relevé' }).click()]);
     expect(statement.suggestedFilename()).toMatch(/^releve-paiements-\d{4}-emilie-facade-oeuvre-\d{4}\.pdf$/);

@@ -62,6 +62,7 @@ export const shipmentListQuerySchema = z.object({
 });
 export type ShipmentListQuery = z.infer<typeof shipmentListQuerySchema>;
 
+/** Counts per status pill; the technician filter searches GET /api/shipments/admin/technicians. */
 export const shipmentSummarySchema = z.object({
   counts: z.object({
     all: z.number().int(),
@@ -70,8 +71,6 @@ export const shipmentSummarySchema = z.object({
     delivered: z.number().int(),
     cancelled: z.number().int(),
   }),
-  /** Technicians that have at least one shipment, for the technician filter. */
-  technicians: z.array(z.object({ id: z.string().uuid(), name: z.string() })),
 });
 export type ShipmentSummary = z.infer<typeof shipmentSummarySchema>;
 

@@ -59,6 +59,8 @@ export const technicians = pgTable(
     index('technicians_status_created_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id),
     index('technicians_departments_idx').using('gin', t.departments),
     index('technicians_email_idx').on(t.email),
+    // The admin's technician pickers by name (lib/technician-options.ts): an empty search walks it and stops at its page.
+    index('technicians_name_idx').on(t.lastName, t.firstName, t.id),
   ],
 );
 

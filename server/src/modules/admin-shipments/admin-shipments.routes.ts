@@ -8,12 +8,14 @@ import {
   shipmentSummarySchema,
   updateShipmentRequestSchema,
 } from '@maillon/common/schemas/shipments';
+import { technicianOptionSchema, technicianOptionsQuerySchema } from '@maillon/common/schemas/money';
 import { pageQuery, setTotal } from '../../lib/pagination';
 import {
   cancelShipment,
   createShipment,
   getShipmentSummary,
   listShipmentLotOptions,
+  listShipmentTechnicians,
   listShipments,
   shipShipment,
   updateShipment,
@@ -43,6 +45,15 @@ export const adminShipmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: shipmentListQuerySchema.omit({ status: true }), response: { 200: shipmentSummarySchema } },
     },
     async (request) => getShipmentSummary(app.db, request.query),
+  );
+
+  app.get(
+    '/api/shipments/admin/technicians',
+    {
+      config: { access: 'admin', cache: true },
+      schema: { querystring: technicianOptionsQuerySchema, response: { 200: z.array(technicianOptionSchema) } },
+    },
+    async (request) => listShipmentTechnicians(app.db, request.query),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import { and, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_CARRIER } from '@maillon/common/constants';
 import type { ShipmentStatus } from '@maillon/common/enums';
+import type { TechnicianOption, TechnicianOptionsQuery } from '@maillon/common/schemas/money';
 import {
   NO_POSTAL_CODE,
   NO_RELAY_POINT,
@@ -17,6 +18,7 @@ import { AppError } from '../../lib/app-error';
 import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql } from '../../lib/substring-search';
+import { listTechnicianOptions } from '../../lib/technician-options';
 import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
 
 type ShipmentRow = typeof shipments.$inferSelect;
@@ -132,28 +134,26 @@ export async function listShipments(
   return { items: row.shipments.map(shipmentOfTuple), total: Number(row.total) };
 }
 
-/** Counts per status pill under the current filters, and the technicians that have parcels (for the filter). */
+/** Counts per status pill under the current filters. */
 export async function getShipmentSummary(db: Db, query: Omit<ShipmentListQuery, 'status'>): Promise<ShipmentSummary> {
   const conditions = filterConditions(query);
-  const [byStatus, people] = await Promise.all([
-    db
-      .select({ status: shipments.status, n: count() })
-      .from(shipments)
-      .where(conditions.length ? and(...conditions) : undefined)
-      .groupBy(shipments.status),
-    db
-      .selectDistinct({ id: technicians.id, firstName: technicians.firstName, lastName: technicians.lastName })
-      .from(technicians)
-      .innerJoin(shipments, eq(shipments.technicianId, technicians.id))
-      .orderBy(technicians.firstName, technicians.lastName, technicians.id),
-  ]);
+  const byStatus = await db
+    .select({ status: shipments.status, n: count() })
+    .from(shipments)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .groupBy(shipments.status);
   const counts = { all: 0, draft: 0, in_transit: 0, delivered: 0, cancelled: 0 };
   for (const row of byStatus) {
     const n = Number(row.n);
     counts.all += n;
     if (row.status in counts) counts[row.status as ShipmentStatus] += n;
   }
-  return { counts, technicians: people.map((p) => ({ id: p.id, name: `${p.firstName} ${p.lastName}` })) };
+  return { counts };
+}
+
+/** The technicians that have parcels, searched, by name, a few at a time (the technician filter). */
+export async function listShipmentTechnicians(db: Db, query: TechnicianOptionsQuery): Promise<TechnicianOption[]> {
+  return listTechnicianOptions(db, 'shipments', query);
 }
 
 /** Active lots with a recruited technician: the lots a parcel can be prepared for. */

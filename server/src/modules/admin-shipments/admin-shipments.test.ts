@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { technicianOptionSchema } from '@maillon/common/schemas/money';
 import { shipmentLotOptionSchema, shipmentSchema, shipmentSummarySchema } from '@maillon/common/schemas/shipments';
 import { applications, missionBatches, missions, shipments } from '../../db/schema';
 import { ensureSystemLot } from '../lifecycle/lifecycle.service';
@@ -144,12 +145,11 @@ describe('GET /api/shipments/admin, /summary, /lot-options', () => {
     expect((await get('?status=perdu')).statusCode).toBe(400);
   });
 
-  it('summary gives counts per pill and the technicians with parcels', async () => {
+  it('summary gives counts per pill, and no longer the technicians (searched on their own route)', async () => {
     const response = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/shipments/admin/summary' });
     expect(response.statusCode).toBe(200);
-    const summary = shipmentSummarySchema.parse(response.json());
+    const summary = shipmentSummarySchema.strict().parse(response.json());
     expect(summary.counts).toEqual({ all: 2, draft: 1, in_transit: 1, delivered: 0, cancelled: 0 });
-    expect(summary.technicians.map((t) => t.name)).toEqual(['Camille Expédiée', 'Julien Sansrelais']);
     const searched = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/shipments/admin/summary?search=paris' });
     expect(searched.json().counts).toEqual({ all: 1, draft: 1, in_transit: 0, delivered: 0, cancelled: 0 });
   });
@@ -162,6 +162,62 @@ describe('GET /api/shipments/admin, /summary, /lot-options', () => {
       ['Lyon Centre', 'Julien Sansrelais', 'Aucun point relais configuré'],
       ['Paris Est', 'Camille Expédiée', 'Relais Paris Centre, 75011 Paris'],
     ]);
+  });
+});
+
+describe('GET /api/shipments/admin/technicians (the technician picker)', () => {
+  const options = async (query: string) => {
+    const response = await as(ctx.app, adminCookie)({ method: 'GET', url: `/api/shipments/admin/technicians${query}` });
+    expect(response.statusCode, query).toBe(200);
+    return technicianOptionSchema.array().parse(response.json());
+  };
+  const names = async (query: string) => (await options(query)).map((o) => o.name);
+
+  it('searches the technicians that have parcels by first name, « Nom Prénom », e-mail or company, by name, at most `limit`', async () => {
+    const withParcel = async (firstName: string, lastName: string, companyName: string | null = null) => {
+      const { technician } = await createTechnician(ctx.db, { firstName, lastName, companyName });
+      await ctx.db.insert(shipments).values({ technicianId: technician.id, content: 'Piles', status: 'cancelled' });
+      return technician;
+    };
+    const julien = await withParcel('Julien', 'Colisvert', 'Défibrillateurs du Rhône');
+    await withParcel('Alice', 'Colisvert');
+    await withParcel('Zacharie', 'Abelcolisvert');
+    await createTechnician(ctx.db, { firstName: 'Bruno', lastName: 'Colisvert' });
+
+    // Last name, then first name; Bruno has no parcel.
+    expect(await names('?search=colisvert')).toEqual(['Zacharie Abelcolisvert', 'Alice Colisvert', 'Julien Colisvert']);
+    expect(await names('?search=zacharie')).toEqual(['Zacharie Abelcolisvert']);
+    expect(await names('?search=Bruno')).toEqual([]);
+    for (const search of ['Julien Colisvert', 'Colisvert Julien', 'du Rhône', julien.email]) {
+      expect(await options(`?search=${encodeURIComponent(search)}`), search).toEqual([{ id: julien.id, name: 'Julien Colisvert' }]);
+    }
+    expect(await names('?search=colisvert&limit=2')).toEqual(['Zacharie Abelcolisvert', 'Alice Colisvert']);
+    expect(await names('?search=Exp%C3%A9di%C3%A9e')).toEqual(['Camille Expédiée']);
+
+    // Without a search: the first technicians with parcels by name (Bruno and the technicians without parcels left out).
+    const expected = await ctx.db.execute<{ id: string }>(sql`select t.id from technicians t
+      where exists (select 1 from shipments s where s.technician_id = t.id) order by t.last_name, t.first_name, t.id`);
+    const all = expected.rows.map((r) => r.id);
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    expect((await options('')).map((o) => o.id)).toEqual(all.slice(0, 20));
+    expect((await options('?limit=3')).map((o) => o.id)).toEqual(all.slice(0, 3));
+    expect(await names('?search=%20&limit=1')).toEqual(['Zacharie Abelcolisvert']);
+  });
+
+  it('refuses a bad limit or a search over 200 characters with a French message, changing nothing', async () => {
+    const before = await countRows(ctx.db, 'shipments');
+    const limitMessage = 'Nombre de techniciens invalide (entre 1 et 50)';
+    for (const [query, message] of [
+      ['?limit=0', limitMessage],
+      ['?limit=51', limitMessage],
+      ['?limit=abc', limitMessage],
+      [`?search=${'a'.repeat(201)}`, 'Recherche trop longue (200 caractères maximum)'],
+    ] as const) {
+      const response = await as(ctx.app, adminCookie)({ method: 'GET', url: `/api/shipments/admin/technicians${query}` });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json(), query).toMatchObject({ code: 'VALIDATION_ERROR', message });
+    }
+    expect(await countRows(ctx.db, 'shipments')).toBe(before);
   });
 });
 
@@ -267,6 +323,7 @@ describe('access', () => {
       { method: 'GET' as const, url: '/api/shipments/admin' },
       { method: 'GET' as const, url: '/api/shipments/admin/summary' },
       { method: 'GET' as const, url: '/api/shipments/admin/lot-options' },
+      { method: 'GET' as const, url: '/api/shipments/admin/technicians?search=Camille' },
       { method: 'POST' as const, url: '/api/shipments', payload: { batchId: lotId } },
       { method: 'PATCH' as const, url: `/api/shipments/${id}`, payload: { status: 'cancelled' } },
       { method: 'PATCH' as const, url: `/api/shipments/${id}/ship` },

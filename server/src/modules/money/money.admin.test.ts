@@ -6,7 +6,7 @@ import {
   adminTransferSchema,
   invoiceChipCountsSchema,
   invoiceFileSchema,
-  invoiceTechnicianOptionSchema,
+  technicianOptionSchema,
 } from '@maillon/common/schemas/money';
 import { auditLog, invoices, technicians, transfers } from '../../db/schema';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
@@ -183,6 +183,67 @@ describe('Archiver and edit', () => {
   });
 });
 
+describe('GET /api/invoices/technicians (the technician picker)', () => {
+  const options = async (query: string) => {
+    const response = await asAdmin()({ method: 'GET', url: `/api/invoices/technicians${query}` });
+    expect(response.statusCode, query).toBe(200);
+    return technicianOptionSchema.array().parse(response.json());
+  };
+  const names = async (query: string) => (await options(query)).map((o) => o.name);
+
+  it('searches the technicians that have invoices by first name, « Nom Prénom », e-mail or company, by name, at most `limit`', async () => {
+    const withInvoice = async (firstName: string, lastName: string, companyName: string | null = null) => {
+      const { technician } = await createTechnician(ctx.db, { firstName, lastName, companyName });
+      await invoiceToSubmit(ctx.db, { technicianId: technician.id });
+      return technician;
+    };
+    const julien = await withInvoice('Julien', 'Moreauvert', 'Défibrillateurs du Rhône');
+    await withInvoice('Alice', 'Moreauvert');
+    await withInvoice('Zacharie', 'Abelmoreauvert');
+    await createTechnician(ctx.db, { firstName: 'Bruno', lastName: 'Moreauvert' });
+
+    // Last name, then first name; Bruno has no invoice.
+    expect(await names('?search=moreauvert')).toEqual(['Zacharie Abelmoreauvert', 'Alice Moreauvert', 'Julien Moreauvert']);
+    expect(await names('?search=Zacharie')).toEqual(['Zacharie Abelmoreauvert']);
+    expect(await names('?search=Bruno%20Moreauvert')).toEqual([]);
+    for (const search of ['Julien Moreauvert', 'Moreauvert Julien', 'MOREAUVERT julien', 'du rhône', julien.email.toUpperCase()]) {
+      expect(await options(`?search=${encodeURIComponent(search)}`), search).toEqual([{ id: julien.id, name: 'Julien Moreauvert' }]);
+    }
+    expect(await names('?search=moreauvert&limit=2')).toEqual(['Zacharie Abelmoreauvert', 'Alice Moreauvert']);
+    // LIKE wildcards are searched as text.
+    expect(await names('?search=%25')).toEqual([]);
+  });
+
+  it('without a search: the first `limit` technicians that have invoices, by last name, first name and id', async () => {
+    await invoiceToSubmit(ctx.db);
+    const expected = await ctx.db.execute<{ id: string }>(sql`select t.id from technicians t
+      where exists (select 1 from invoices i where i.technician_id = t.id) order by t.last_name, t.first_name, t.id`);
+    const all = expected.rows.map((r) => r.id);
+    expect(all.length).toBeGreaterThan(2);
+    expect((await options('')).map((o) => o.id)).toEqual(all.slice(0, 20));
+    expect((await options('?search=%20%20&limit=2')).map((o) => o.id)).toEqual(all.slice(0, 2));
+    expect((await options('?limit=50')).map((o) => o.id)).toEqual(all.slice(0, 50));
+  });
+
+  it('refuses a bad limit or a search over 200 characters with a French message, changing nothing', async () => {
+    const before = { technicians: await countRows(ctx.db, 'technicians'), invoices: await countRows(ctx.db, 'invoices') };
+    const limitMessage = 'Nombre de techniciens invalide (entre 1 et 50)';
+    for (const [query, message] of [
+      ['?limit=0', limitMessage],
+      ['?limit=51', limitMessage],
+      ['?limit=abc', limitMessage],
+      ['?limit=2.5', limitMessage],
+      [`?search=${'a'.repeat(201)}`, 'Recherche trop longue (200 caractères maximum)'],
+    ] as const) {
+      const response = await asAdmin()({ method: 'GET', url: `/api/invoices/technicians${query}` });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json(), query).toMatchObject({ code: 'VALIDATION_ERROR', message });
+    }
+    expect((await asAdmin()({ method: 'GET', url: `/api/invoices/technicians?search=${'a'.repeat(200)}` })).statusCode).toBe(200);
+    expect({ technicians: await countRows(ctx.db, 'technicians'), invoices: await countRows(ctx.db, 'invoices') }).toEqual(before);
+  });
+});
+
 describe('admin lists', () => {
   it('filters by technician, search and chip (Terminé includes paid transfers), pages with X-Total-Count and joins file and transfer', async () => {
     const paid = await submittedInvoice({ firstName: 'Zoé', lastName: 'Paiement', reference: 'ZP-1' });
@@ -237,8 +298,8 @@ describe('admin lists', () => {
       expect(Object.values(chips).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     }
 
-    const options = invoiceTechnicianOptionSchema.array().parse((await asAdmin()({ method: 'GET', url: '/api/invoices/technicians' })).json());
-    expect(options.map((o) => o.name)).toEqual(expect.arrayContaining(['Zoé Paiement', 'Zoé Envoi']));
+    const options = technicianOptionSchema.array().parse((await asAdmin()({ method: 'GET', url: '/api/invoices/technicians?search=zo%C3%A9' })).json());
+    expect(options.map((o) => o.name)).toEqual(['Zoé Envoi', 'Zoé Paiement']);
 
     const badChip = await asAdmin()({ method: 'GET', url: '/api/invoices?status=Pay%C3%A9e' });
     expect(badChip.statusCode).toBe(400);
@@ -299,6 +360,7 @@ describe('admin lists', () => {
       { method: 'GET', url: '/api/invoices' },
       { method: 'GET', url: '/api/invoices/status-counts' },
       { method: 'GET', url: '/api/invoices/technicians' },
+      { method: 'GET', url: '/api/invoices/technicians?search=Martin&limit=5' },
       { method: 'GET', url: '/api/invoices/export.csv' },
       { method: 'GET', url: '/api/transfers' },
       { method: 'GET', url: '/api/invoice-files' },

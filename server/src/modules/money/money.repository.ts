@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { AdminInvoiceFilters, InvoiceChip } from '@maillon/common/schemas/money';
+import type { AdminInvoiceFilters, InvoiceChip, TechnicianOptionsQuery } from '@maillon/common/schemas/money';
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
@@ -7,6 +7,7 @@ import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatche
 import { epochMsSql, pageSql } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql } from '../../lib/substring-search';
+import { listTechnicianOptions } from '../../lib/technician-options';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
 
@@ -481,13 +482,9 @@ export async function listInvoiceFiles(
   return { rows, total: Number(total?.n ?? 0) };
 }
 
-/** Technicians that have at least one invoice (the admin tab's technician filter). */
-export async function listInvoiceTechnicians(tx: DbOrTx) {
-  return tx
-    .selectDistinct({ id: technicians.id, firstName: technicians.firstName, lastName: technicians.lastName })
-    .from(technicians)
-    .innerJoin(invoices, eq(invoices.technicianId, technicians.id))
-    .orderBy(technicians.lastName, technicians.firstName, technicians.id);
+/** Technicians that have at least one invoice, searched, by name, a few at a time (the admin's technician pickers). */
+export function listInvoiceTechnicians(tx: DbOrTx, query: TechnicianOptionsQuery) {
+  return listTechnicianOptions(tx, 'invoices', query);
 }
 
 export async function findBatchTitle(tx: DbOrTx, batchId: string | null): Promise<string | null> {

@@ -10,11 +10,12 @@ import {
   adminTransferSchema,
   invoiceChipCountsSchema,
   invoiceFileSchema,
-  invoiceTechnicianOptionSchema,
+  technicianOptionSchema,
   revenueSummarySchema,
   submitInvoiceFieldsSchema,
   submitInvoiceResponseSchema,
   technicianInvoiceSchema,
+  technicianOptionsQuerySchema,
   technicianTransferSchema,
   updateInvoiceRequestSchema,
   updateInvoiceStatusRequestSchema,
@@ -180,8 +181,11 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/invoices/technicians',
-    { config: { access: 'admin', cache: true }, schema: { response: { 200: z.array(invoiceTechnicianOptionSchema) } } },
-    async () => money.listInvoiceTechnicians({ db: app.db }),
+    {
+      config: { access: 'admin', cache: true },
+      schema: { querystring: technicianOptionsQuerySchema, response: { 200: z.array(technicianOptionSchema) } },
+    },
+    async (request) => money.listInvoiceTechnicians({ db: app.db, query: request.query }),
   );
 
   app.get(

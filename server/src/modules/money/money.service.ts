@@ -10,6 +10,7 @@ import {
   type AdminTransfer,
   type InvoiceFile,
   type TechnicianInvoice,
+  type TechnicianOptionsQuery,
   type TechnicianTransfer,
   type Transfer,
   type UpdateInvoiceRequest,
@@ -424,9 +425,9 @@ export async function countInvoiceChips({ db, filters }: { db: Db; filters: Omit
   return repo.countAdminInvoiceChips(db, filters);
 }
 
-export async function listInvoiceTechnicians({ db }: { db: Db }) {
-  const rows = await repo.listInvoiceTechnicians(db);
-  return rows.map((r) => ({ id: r.id, name: `${r.firstName} ${r.lastName}`.trim() }));
+/** The technicians that have invoices, searched (the filter of « Factures & virements », the statement's technician). */
+export async function listInvoiceTechnicians({ db, query }: { db: Db; query: TechnicianOptionsQuery }) {
+  return repo.listInvoiceTechnicians(db, query);
 }
 
 export async function listTransfers({

@@ -1,15 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import { Download, ReceiptText } from 'lucide-react';
 import { INVOICE_CHIPS, type AdminInvoice, type InvoiceChip } from '@maillon/common/schemas/money';
+import { TechnicianPicker } from '@/components/forms/technician-picker';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/feedback';
 import { Field } from '@/components/ui/field';
-import { Input, NativeSelect } from '@/components/ui/input';
+import { Input } from '@/components/ui/input';
 import { Pills } from '@/components/ui/pills';
 import { INVOICES_PAGE_SIZE, useAdminInvoices } from '../api/get-invoices';
 import { useInvoiceStatusCounts } from '../api/get-invoice-status-counts';
-import { useInvoiceTechnicians } from '../api/get-invoice-technicians';
 import { invoicesExportUrl } from '../api/invoice-links';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { AdminInvoiceCard } from './admin-invoice-card';
@@ -29,7 +29,6 @@ export function InvoicesTab({ toolbar }: { toolbar?: ReactNode }) {
 
   const invoices = useAdminInvoices(filters, page);
   const counts = useInvoiceStatusCounts({ technicianId, search });
-  const technicians = useInvoiceTechnicians();
 
   const total = invoices.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / INVOICES_PAGE_SIZE));
@@ -60,14 +59,12 @@ export function InvoicesTab({ toolbar }: { toolbar?: ReactNode }) {
 
       <form role="search" aria-label="Filtrer les factures" className="mb-4 grid grid-cols-[18rem_1fr] gap-3" onSubmit={(e) => e.preventDefault()}>
         <Field id="invoices-technician" label="Technicien">
-          <NativeSelect value={technicianId} onChange={(e) => resetPage(setTechnicianId)(e.target.value)}>
-            <option value="">Tous les techniciens</option>
-            {(technicians.data ?? []).map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </NativeSelect>
+          <TechnicianPicker
+            source="invoices"
+            value={technicianId}
+            onChange={(technician) => resetPage(setTechnicianId)(technician?.id ?? '')}
+            placeholder="Tous les techniciens"
+          />
         </Field>
         <Field id="invoices-search" label="Recherche">
           <Input

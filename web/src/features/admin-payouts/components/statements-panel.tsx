@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { Download, FileSpreadsheet, FileText } from 'lucide-react';
+import type { TechnicianOption } from '@maillon/common/schemas/money';
+import { TechnicianPicker } from '@/components/forms/technician-picker';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { buttonVariants } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/cn';
-import { useTechnicianOptions } from '../api/get-technician-options';
 import { accountingExportUrl, annualStatementUrl } from '../api/links';
 
 const currentYear = () => Number(new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric' }).format(new Date()));
@@ -14,14 +15,13 @@ const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris',
 
 /** « Relevés & comptabilité »: a technician's yearly statement, and the payments of a period for the accounting. */
 export function StatementsPanel({ toolbar }: { toolbar?: ReactNode }) {
-  const technicians = useTechnicianOptions();
-  const [technicianId, setTechnicianId] = useState('');
+  const [technician, setTechnician] = useState<TechnicianOption | null>(null);
+  const technicianId = technician?.id ?? '';
   const [year, setYear] = useState(currentYear);
   const [from, setFrom] = useState(() => `${currentYear()}-01-01`);
   const [to, setTo] = useState(today);
   const years = Array.from({ length: 6 }, (_, i) => currentYear() - i);
   const periodError = from && to && from > to ? 'La date de début doit précéder la date de fin' : undefined;
-  const technicianName = technicians.data?.find((t) => t.id === technicianId)?.name;
 
   return (
     <section>
@@ -35,14 +35,7 @@ export function StatementsPanel({ toolbar }: { toolbar?: ReactNode }) {
           <p className="mt-1 text-sm text-muted-foreground">Le PDF que le technicien télécharge aussi dans « Revenus & Virements » : virements effectués de l’année, total HT.</p>
           <div className="mt-4 grid gap-3 sm:grid-cols-[1fr_8rem]">
             <Field id="statement-technician" label="Technicien">
-              <NativeSelect value={technicianId} onChange={(e) => setTechnicianId(e.target.value)}>
-                <option value="">Choisir un technicien</option>
-                {(technicians.data ?? []).map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </NativeSelect>
+              <TechnicianPicker source="invoices" value={technicianId} onChange={setTechnician} placeholder="Choisir un technicien" />
             </Field>
             <Field id="statement-year" label="Année">
               <NativeSelect value={String(year)} onChange={(e) => setYear(Number(e.target.value))}>
@@ -59,7 +52,7 @@ export function StatementsPanel({ toolbar }: { toolbar?: ReactNode }) {
             aria-disabled={!technicianId}
             href={technicianId ? annualStatementUrl(technicianId, year) : undefined}
             download
-            onClick={() => toast({ title: 'Relevé annuel téléchargé', description: `${technicianName ?? ''} · ${year}`, variant: 'success' })}
+            onClick={() => toast({ title: 'Relevé annuel téléchargé', description: `${technician?.name ?? ''} · ${year}`, variant: 'success' })}
           >
             <Download aria-hidden="true" /> Télécharger le relevé
           </a>

@@ -9,7 +9,7 @@ export function getShipmentSummary(filters: SummaryFilters) {
   return api.get<ShipmentSummary>(`/api/shipments/admin/summary${qs({ ...filters, search: filters.search.trim() })}`);
 }
 
-/** Pill counts under the current filters and the technicians that have parcels. */
+/** Pill counts under the current filters. */
 export const shipmentSummaryQueryOptions = (filters: SummaryFilters) =>
   queryOptions({
     queryKey: [...adminShipmentsQueryKey, 'summary', filters] as const,

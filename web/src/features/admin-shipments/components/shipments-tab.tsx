@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PackageSearch, Plus, X } from 'lucide-react';
 import { SHIPMENT_FILTER_LABELS, SHIPMENT_FILTERS, type Shipment, type ShipmentFilter } from '@maillon/common/schemas/shipments';
+import { TechnicianPicker } from '@/components/forms/technician-picker';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Button } from '@/components/ui/button';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/feedback';
 import { Field } from '@/components/ui/field';
-import { Input, NativeSelect } from '@/components/ui/input';
+import { Input } from '@/components/ui/input';
 import { Pager } from '@/components/ui/pager';
 import { Pills } from '@/components/ui/pills';
 import { toast, toastError } from '@/components/ui/use-toast';
@@ -100,20 +101,15 @@ export function ShipmentsTab() {
         onSubmit={(e) => e.preventDefault()}
       >
         <Field id="shipments-technician" label="Technicien">
-          <NativeSelect
+          <TechnicianPicker
+            source="shipments"
             value={technicianId}
-            onChange={(e) => {
-              setTechnicianId(e.target.value);
+            onChange={(technician) => {
+              setTechnicianId(technician?.id ?? '');
               setOffset(0);
             }}
-          >
-            <option value="">Tous les techniciens</option>
-            {(summary.data?.technicians ?? []).map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </NativeSelect>
+            placeholder="Tous les techniciens"
+          />
         </Field>
         <Field id="shipments-search" label="Recherche">
           <Input

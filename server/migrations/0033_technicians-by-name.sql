@@ -1,0 +1,1 @@
+CREATE INDEX "technicians_name_idx" ON "technicians" USING btree ("last_name","first_name","id");
