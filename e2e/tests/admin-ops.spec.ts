@@ -238,11 +238,31 @@ test.describe('admin operations (desktop)', () => {
       const dialog = page.getByRole('dialog', { name: 'Nouvelle expédition' });
       await expect(dialog.getByLabel('Code postal de destination')).toHaveValue('Non renseigné');
       await expect(dialog.getByLabel('Date d’expédition')).not.toHaveValue('');
+      // The lot picker opened without typing: the first lots by title, in the modal, unclipped (at the desktop size
+      // itself, not snap's grown window). Escape closes the list, not the modal.
+      const lotPicker = dialog.getByLabel('Lot de mission');
+      await expect(lotPicker).toHaveAttribute('placeholder', 'Choisir un lot');
+      const lotList = dialog.getByRole('listbox', { name: 'Lots de mission' });
+      const lotOptions = lotList.getByRole('option');
+      await lotPicker.click();
+      // Ours and the demo's lots with a recruit.
+      await expect(lotOptions.nth(1)).toBeVisible();
+      await lotPicker.press('ArrowDown');
+      await expect(lotPicker).toHaveAttribute('aria-activedescendant', /.+/);
+      await page.screenshot({ path: `${SCREENS_DIR}/admin-shipment-lot-picker-desktop.png` });
+      await lotPicker.press('Escape');
+      await expect(lotList).toBeHidden();
+      await expect(dialog).toBeVisible();
       await dialog.getByRole('button', { name: 'Créer l’expédition' }).click();
       await expect(dialog.getByText('Veuillez sélectionner un lot de mission')).toBeVisible();
 
-      // Technician and destination come from the lot's recruit.
-      await dialog.getByLabel('Lot de mission').selectOption({ label: lotTitle });
+      // The lot is searched as you type (part of its title); technician and destination come from the lot's recruit.
+      await lotPicker.fill(`COLIS E2E ${tag}`);
+      await expect(lotOptions).toHaveText([lotTitle]);
+      await lotOptions.filter({ hasText: lotTitle }).click();
+      await expect(lotPicker).toHaveValue(lotTitle);
+      await expect(lotList).toBeHidden();
+      await expect(dialog.getByText('Veuillez sélectionner un lot de mission')).toBeHidden();
       await expect(dialog.getByLabel('Technicien')).toHaveValue(`Colin Colis${tag}`);
       await expect(dialog.getByLabel('Destination (point relais)')).toHaveValue('Relais Bastille, 75011 Paris');
       const quickAdd = dialog.getByRole('group', { name: 'Ajout rapide' });
@@ -304,7 +324,9 @@ test.describe('admin operations (desktop)', () => {
       // A second parcel, edited, then cancelled: dimmed and without actions.
       await pills.getByRole('radio', { name: /Toutes/ }).click();
       await page.getByRole('button', { name: 'Nouvelle expédition' }).click();
-      await dialog.getByLabel('Lot de mission').selectOption({ label: lotTitle });
+      await dialog.getByLabel('Lot de mission').fill(tag);
+      await dialog.getByRole('option', { name: lotTitle }).click();
+      await expect(dialog.getByLabel('Technicien')).toHaveValue(`Colin Colis${tag}`);
       await dialog.getByLabel('Contenu du colis').fill(`Signalétique e2e ${tag}`);
       await dialog.getByRole('button', { name: 'Créer l’expédition' }).click();
       await expect(toast(page, 'Expédition créée')).toBeVisible();
@@ -316,6 +338,9 @@ test.describe('admin operations (desktop)', () => {
       await second.getByRole('button', { name: 'Modifier' }).click();
       const edit = page.getByRole('dialog', { name: 'Modifier l’expédition' });
       await expect(edit.getByLabel('Statut')).toHaveValue('draft');
+      // The parcel's own lot and recipient, as the parcel tells them.
+      await expect(edit.getByLabel('Lot de mission')).toHaveValue(lotTitle);
+      await expect(edit.getByLabel('Technicien')).toHaveValue(`Colin Colis${tag}`);
       await expect(edit.getByLabel('Statut').locator('option')).toHaveCount(4);
       await edit.getByLabel('Contenu du colis').fill(`Signalétique e2e ${tag} + affiches`);
       await edit.getByRole('button', { name: 'Enregistrer' }).click();
@@ -335,6 +360,13 @@ test.describe('admin operations (desktop)', () => {
       await expect(page.getByText(`Colis du lot : ${lotTitle}`)).toBeVisible();
       await expect(page.getByText('2 expéditions')).toBeVisible();
       await snap(page, 'admin-shipments-lot-filter-desktop');
+      // « Nouvelle expédition » there starts on that lot and its recruit.
+      await page.getByRole('button', { name: 'Nouvelle expédition' }).click();
+      await expect(dialog.getByLabel('Lot de mission')).toHaveValue(lotTitle);
+      await expect(dialog.getByLabel('Technicien')).toHaveValue(`Colin Colis${tag}`);
+      await expect(dialog.getByLabel('Destination (point relais)')).toHaveValue('Relais Bastille, 75011 Paris');
+      await dialog.getByRole('button', { name: 'Annuler' }).click();
+      await expect(dialog).toBeHidden();
       await page.getByLabel('Recherche', { exact: true }).fill('aucune-expedition-ne-correspond');
       await expect(page.getByText('Aucune expédition trouvée.')).toBeVisible();
     } finally {

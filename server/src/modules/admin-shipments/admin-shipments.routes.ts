@@ -4,6 +4,7 @@ import {
   createShipmentRequestSchema,
   shipmentListQuerySchema,
   shipmentLotOptionSchema,
+  shipmentLotOptionsQuerySchema,
   shipmentSchema,
   shipmentSummarySchema,
   updateShipmentRequestSchema,
@@ -61,7 +62,7 @@ export const adminShipmentsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'admin', cache: true },
       schema: {
-        querystring: z.object({ search: z.string().trim().max(200, 'Recherche trop longue').optional() }),
+        querystring: shipmentLotOptionsQuerySchema,
         response: { 200: z.array(shipmentLotOptionSchema) },
       },
     },

@@ -9,6 +9,7 @@ import {
   type Shipment,
   type ShipmentListQuery,
   type ShipmentLotOption,
+  type ShipmentLotOptionsQuery,
   type ShipmentSummary,
   type UpdateShipmentRequest,
 } from '@maillon/common/schemas/shipments';
@@ -156,8 +157,14 @@ export async function listShipmentTechnicians(db: Db, query: TechnicianOptionsQu
   return listTechnicianOptions(db, 'shipments', query);
 }
 
-/** Active lots with a recruited technician: the lots a parcel can be prepared for. */
-export async function listShipmentLotOptions(db: Db, { search }: { search?: string | undefined }): Promise<ShipmentLotOption[]> {
+/**
+ * Active lots with a recruited technician: the lots a parcel can be prepared for, whose title contains `search` (or the
+ * one lot `batchId`), by title, at most `limit` (the modal's picker asks a few at a time).
+ */
+export async function listShipmentLotOptions(
+  db: Db,
+  { search, batchId, limit }: ShipmentLotOptionsQuery,
+): Promise<ShipmentLotOption[]> {
   const rows = await db
     .select({
       batchId: missionBatches.id,
@@ -177,10 +184,11 @@ export async function listShipmentLotOptions(db: Db, { search }: { search?: stri
         // Kept by the lot (migration 0017): the title order walks mission_batches_recruited_title_idx (decision 040).
         eq(missionBatches.hasRecruit, true),
         search ? ilike(missionBatches.title, likePattern(search)) : undefined,
+        batchId ? eq(missionBatches.id, batchId) : undefined,
       ),
     )
     .orderBy(missionBatches.title, missionBatches.id)
-    .limit(200);
+    .limit(limit);
   return rows.map((r) => ({
     batchId: r.batchId,
     title: r.title,

@@ -165,6 +165,141 @@ describe('GET /api/shipments/admin, /summary, /lot-options', () => {
   });
 });
 
+describe('GET /api/shipments/admin/lot-options (the lot picker of the shipment modals)', () => {
+  const options = async (query: string) => {
+    const response = await as(ctx.app, adminCookie)({ method: 'GET', url: `/api/shipments/admin/lot-options${query}` });
+    expect(response.statusCode, query).toBe(200);
+    return shipmentLotOptionSchema.strict().array().parse(response.json());
+  };
+  const titles = async (query: string) => (await options(query)).map((o) => o.title);
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const { technician: paul } = await createTechnician(ctx.db, {
+      firstName: 'Paul',
+      lastName: 'Lotpicker',
+      preferredRelayPoint: 'Relais Gare, 69003 Lyon',
+    });
+    const lots = await ctx.db
+      .insert(missionBatches)
+      .values(
+        [
+          'Colipicker Alpha',
+          'Colipicker Bravo',
+          'Colipicker Charlie',
+          'Colipicker Zulu 100% neuf',
+          'Colipicker Zulu 100 pièces',
+          'Colipicker Zulu a_b',
+          'Colipicker Zulu axb',
+          'Colipicker Zulu c\\d',
+          'Colipicker sans recrue',
+          'Colipicker terminé',
+        ].map((title) => ({ title, status: title === 'Colipicker terminé' ? 'completed' : 'active' })),
+      )
+      .returning({ id: missionBatches.id, title: missionBatches.title });
+    for (const lot of lots) ids[lot.title] = lot.id;
+    ids.system = await ensureSystemLot(ctx.db);
+    await ctx.db.insert(applications).values([
+      ...lots.map((lot) => ({
+        batchId: lot.id,
+        technicianId: paul.id,
+        status: lot.title === 'Colipicker sans recrue' ? 'En attente' : 'Recruté',
+      })),
+      // Recruited on, but never offered: the system lot only holds the devices of cancelled missions.
+      { batchId: ids.system, technicianId: paul.id, status: 'Recruté' },
+    ]);
+    const [system] = await ctx.db
+      .select({ hasRecruit: missionBatches.hasRecruit })
+      .from(missionBatches)
+      .where(eq(missionBatches.id, ids.system));
+    expect(system?.hasRecruit).toBe(true);
+  });
+
+  it('searches the title case-insensitively, by title, at most `limit` (20 by default), with the recipient', async () => {
+    const eligible = [
+      'Colipicker Alpha',
+      'Colipicker Bravo',
+      'Colipicker Charlie',
+    ];
+    const all = await options('?search=colipicker');
+    expect(all.slice(0, 3).map((o) => o.title)).toEqual(eligible);
+    // The finished lot, the lot without a recruit and the system lot are left out.
+    expect(all).toHaveLength(8);
+    expect(all.map((o) => o.title)).not.toContain('Colipicker sans recrue');
+    expect(all.map((o) => o.title)).not.toContain('Colipicker terminé');
+    expect(all[1]).toEqual({
+      batchId: ids['Colipicker Bravo'],
+      title: 'Colipicker Bravo',
+      technicianId: expect.any(String),
+      technicianName: 'Paul Lotpicker',
+      destination: 'Relais Gare, 69003 Lyon',
+    });
+    expect(await titles('?search=COLIPICKER%20br')).toEqual(['Colipicker Bravo']);
+    expect(await titles('?search=%20%20picker%20ch%20%20')).toEqual(['Colipicker Charlie']);
+    expect(await titles('?search=colipicker&limit=2')).toEqual(['Colipicker Alpha', 'Colipicker Bravo']);
+    expect(await titles('?search=colipicker&limit=1')).toEqual(['Colipicker Alpha']);
+    expect(await titles(`?search=${encodeURIComponent('missions annulées')}`)).toEqual([]);
+    expect(await titles('?search=sans%20recrue')).toEqual([]);
+    expect(await titles('?search=aucun')).toEqual([]);
+
+    // Without a search: the first lots by title, 20 unless asked otherwise.
+    const expected = await ctx.db.execute<{ title: string }>(sql`select title from mission_batches
+      where status = 'active' and not is_system and has_recruit order by title, id`);
+    const every = expected.rows.map((r) => r.title);
+    expect(every.length).toBeGreaterThan(8);
+    expect(await titles('')).toEqual(every.slice(0, 20));
+    expect(await titles('?limit=3')).toEqual(every.slice(0, 3));
+    expect(await titles('?search=&limit=50')).toEqual(every.slice(0, 50));
+  });
+
+  it('searches %, _ and \\ as text, not as LIKE wildcards', async () => {
+    expect(await titles(`?search=${encodeURIComponent('100%')}`)).toEqual(['Colipicker Zulu 100% neuf']);
+    expect(await titles(`?search=${encodeURIComponent('%')}`)).toEqual(['Colipicker Zulu 100% neuf']);
+    expect(await titles(`?search=${encodeURIComponent('a_b')}`)).toEqual(['Colipicker Zulu a_b']);
+    expect(await titles(`?search=${encodeURIComponent('_')}`)).toEqual(['Colipicker Zulu a_b']);
+    expect(await titles(`?search=${encodeURIComponent('c\\d')}`)).toEqual(['Colipicker Zulu c\\d']);
+    expect(await titles(`?search=${encodeURIComponent('zulu 100')}`).then((t) => t.sort())).toEqual([
+      'Colipicker Zulu 100 pièces',
+      'Colipicker Zulu 100% neuf',
+    ]);
+  });
+
+  it('reads one lot’s option by `batchId`, and nothing for a lot a parcel cannot be made for', async () => {
+    expect(await options(`?batchId=${ids['Colipicker Charlie']}`)).toEqual([
+      {
+        batchId: ids['Colipicker Charlie'],
+        title: 'Colipicker Charlie',
+        technicianId: expect.any(String),
+        technicianName: 'Paul Lotpicker',
+        destination: 'Relais Gare, 69003 Lyon',
+      },
+    ]);
+    expect(await options(`?batchId=${emptyLotId}`)).toEqual([]);
+    expect(await options(`?batchId=${ids['Colipicker terminé']}`)).toEqual([]);
+    expect(await options(`?batchId=${ids.system}`)).toEqual([]);
+    expect(await options(`?batchId=${crypto.randomUUID()}`)).toEqual([]);
+    expect(await titles(`?batchId=${ids['Colipicker Charlie']}&search=alpha`)).toEqual([]);
+  });
+
+  it('refuses a bad limit, a search over 200 characters or a bad lot id with a French message, changing nothing', async () => {
+    const before = [await countRows(ctx.db, 'shipments'), await countRows(ctx.db, 'mission_batches')];
+    const limitMessage = 'Nombre de lots invalide (entre 1 et 50)';
+    for (const [query, message] of [
+      ['?limit=0', limitMessage],
+      ['?limit=51', limitMessage],
+      ['?limit=abc', limitMessage],
+      ['?limit=2.5', limitMessage],
+      [`?search=${'a'.repeat(201)}`, 'Recherche trop longue (200 caractères maximum)'],
+      ['?batchId=pas-un-lot', 'Lot inconnu'],
+    ] as const) {
+      const response = await as(ctx.app, adminCookie)({ method: 'GET', url: `/api/shipments/admin/lot-options${query}` });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json(), query).toMatchObject({ code: 'VALIDATION_ERROR', message });
+    }
+    expect([await countRows(ctx.db, 'shipments'), await countRows(ctx.db, 'mission_batches')]).toEqual(before);
+  });
+});
+
 describe('GET /api/shipments/admin/technicians (the technician picker)', () => {
   const options = async (query: string) => {
     const response = await as(ctx.app, adminCookie)({ method: 'GET', url: `/api/shipments/admin/technicians${query}` });
@@ -323,6 +458,7 @@ describe('access', () => {
       { method: 'GET' as const, url: '/api/shipments/admin' },
       { method: 'GET' as const, url: '/api/shipments/admin/summary' },
       { method: 'GET' as const, url: '/api/shipments/admin/lot-options' },
+      { method: 'GET' as const, url: '/api/shipments/admin/lot-options?search=Paris&limit=5' },
       { method: 'GET' as const, url: '/api/shipments/admin/technicians?search=Camille' },
       { method: 'POST' as const, url: '/api/shipments', payload: { batchId: lotId } },
       { method: 'PATCH' as const, url: `/api/shipments/${id}`, payload: { status: 'cancelled' } },

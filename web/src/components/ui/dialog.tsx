@@ -7,7 +7,12 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-export function DialogContent({ className, children, ...props }: React.ComponentProps<typeof DialogPrimitive.Content>) {
+/** The focus is in a combobox whose list is open (WAI-ARIA: role combobox, aria-expanded). */
+function isInOpenCombobox(target: EventTarget | null): boolean {
+  return target instanceof Element && target.getAttribute('role') === 'combobox' && target.getAttribute('aria-expanded') === 'true';
+}
+
+export function DialogContent({ className, children, onEscapeKeyDown, ...props }: React.ComponentProps<typeof DialogPrimitive.Content>) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-in" />
@@ -17,6 +22,12 @@ export function DialogContent({ className, children, ...props }: React.Component
           className,
         )}
         {...props}
+        // Radix hears Escape on the document before the focused field does: Escape in an open list of suggestions
+        // closes that list (the combobox's own handling), not the whole modal and what was typed in it.
+        onEscapeKeyDown={(event) => {
+          if (isInOpenCombobox(event.target)) event.preventDefault();
+          onEscapeKeyDown?.(event);
+        }}
       >
         {children}
         <DialogPrimitive.Close className="absolute right-3 top-3 rounded-sm p-1 opacity-70 hover:opacity-100" aria-label="Fermer">

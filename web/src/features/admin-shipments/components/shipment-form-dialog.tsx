@@ -1,4 +1,5 @@
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { Plus } from 'lucide-react';
 import { SHIPMENT_STATUS_LABELS, SHIPMENT_STATUSES } from '@maillon/common/enums';
 import { SHIPMENT_ITEMS } from '@maillon/common/reference-lists';
@@ -18,8 +19,9 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { useCreateShipment } from '../api/create-shipment';
-import { useShipmentLotOptions } from '../api/get-shipment-lot-options';
+import { useShipmentLotOption } from '../api/get-shipment-lot-options';
 import { useUpdateShipment } from '../api/update-shipment';
+import { LotPicker } from './lot-picker';
 
 interface FormValues {
   batchId: string;
@@ -44,10 +46,10 @@ function toDateInput(value: Date | string | null): string {
   return Number.isNaN(date.getTime()) ? '' : dayFormatter.format(date);
 }
 
-function initialValues(shipment: Shipment | null): FormValues {
+function initialValues(shipment: Shipment | null, lot: ShipmentLotOption | null): FormValues {
   if (!shipment) {
     return {
-      batchId: '',
+      batchId: lot?.batchId ?? '',
       status: 'draft',
       destinationPostalCode: NO_POSTAL_CODE,
       shippedDate: toDateInput(new Date()),
@@ -56,7 +58,7 @@ function initialValues(shipment: Shipment | null): FormValues {
     };
   }
   return {
-    batchId: shipment.batchId ?? '',
+    batchId: lot?.batchId ?? '',
     status: shipment.status,
     destinationPostalCode: shipment.destinationPostalCode ?? NO_POSTAL_CODE,
     shippedDate: toDateInput(shipment.shippedDate),
@@ -91,6 +93,21 @@ export function ShipmentFormDialog({ open, onOpenChange, shipment, defaultBatchI
   );
 }
 
+/**
+ * The edited parcel's lot as the parcel itself tells it (its lot title, recipient and destination), even when the lot
+ * no longer takes parcels (finished, recruit gone): nothing to ask the server.
+ */
+function lotOfShipment(shipment: Shipment): ShipmentLotOption | null {
+  if (!shipment.batchId) return null;
+  return {
+    batchId: shipment.batchId,
+    title: shipment.missionTitle ?? 'Lot',
+    technicianId: shipment.technicianId ?? '',
+    technicianName: shipment.technicianName ?? '',
+    destination: shipment.destination ?? NO_RELAY_POINT,
+  };
+}
+
 function ShipmentForm({
   shipment,
   defaultBatchId,
@@ -100,27 +117,33 @@ function ShipmentForm({
   defaultBatchId?: string | undefined;
   onDone: () => void;
 }) {
+  // Created from a lot's parcels (?batchId=): the modal starts on that lot, if a parcel can still be made for it.
+  const defaultLotId = shipment === null && defaultBatchId ? defaultBatchId : '';
+  const defaultLot = useShipmentLotOption(defaultLotId, { enabled: defaultLotId !== '' });
+  if (defaultLotId !== '' && defaultLot.isPending) return <Spinner label="Chargement du lot..." />;
+  const initialLot = shipment ? lotOfShipment(shipment) : (defaultLot.data ?? null);
+  return <ShipmentFields shipment={shipment} initialLot={initialLot} onDone={onDone} />;
+}
+
+function ShipmentFields({
+  shipment,
+  initialLot,
+  onDone,
+}: {
+  shipment: Shipment | null;
+  initialLot: ShipmentLotOption | null;
+  onDone: () => void;
+}) {
   const editing = shipment !== null;
-  const lots = useShipmentLotOptions(true);
   const create = useCreateShipment();
   const update = useUpdateShipment();
-  const form = useForm<FormValues>({
-    defaultValues: { ...initialValues(shipment), ...(!editing && defaultBatchId ? { batchId: defaultBatchId } : {}) },
-  });
+  // The chosen lot's option: its title for the picker, its recipient for the read-only fields below.
+  const [lot, setLot] = useState<ShipmentLotOption | null>(initialLot);
+  const form = useForm<FormValues>({ defaultValues: initialValues(shipment, initialLot) });
   const { errors, isSubmitting } = form.formState;
 
-  const options: ShipmentLotOption[] = [...(lots.data ?? [])];
-  if (shipment?.batchId && !options.some((o) => o.batchId === shipment.batchId)) {
-    options.unshift({
-      batchId: shipment.batchId,
-      title: shipment.missionTitle ?? 'Lot',
-      technicianId: shipment.technicianId ?? '',
-      technicianName: shipment.technicianName ?? '',
-      destination: shipment.destination ?? NO_RELAY_POINT,
-    });
-  }
   const batchId = form.watch('batchId');
-  const selected = options.find((o) => o.batchId === batchId);
+  const selected = lot && lot.batchId === batchId ? lot : null;
   const destination = selected
     ? editing && selected.batchId === shipment.batchId
       ? (shipment.destination ?? NO_RELAY_POINT)
@@ -160,24 +183,24 @@ function ShipmentForm({
     }
   });
 
-  if (lots.isPending) return <Spinner label="Chargement des lots..." />;
-
   const statuses = editing ? SHIPMENT_STATUSES : SHIPMENT_CREATE_STATUSES;
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <Field id="shipment-batch" label="Lot de mission" required error={errors.batchId?.message}>
-        <NativeSelect {...form.register('batchId')}>
-          <option value="">Sélectionner un lot</option>
-          {options.map((o) => (
-            <option key={o.batchId} value={o.batchId}>
-              {o.title}
-            </option>
-          ))}
-        </NativeSelect>
-      </Field>
-      {options.length === 0 ? (
-        <p className="text-sm text-muted-foreground">Aucun lot en cours n’a de technicien recruté.</p>
-      ) : null}
+      <Controller
+        control={form.control}
+        name="batchId"
+        render={({ field }) => (
+          <Field id="shipment-batch" label="Lot de mission" required error={errors.batchId?.message}>
+            <LotPicker
+              value={selected}
+              onChange={(next) => {
+                setLot(next);
+                field.onChange(next?.batchId ?? '');
+              }}
+            />
+          </Field>
+        )}
+      />
       <div className="grid grid-cols-2 gap-4">
         <Field id="shipment-technician" label="Technicien">
           <Input
