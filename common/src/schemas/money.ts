@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pickerQueryFields } from './pickers';
 import { E_INVOICE_FORMATS, INVOICE_STATUSES, TRANSFER_STATUSES } from '../enums';
 import { eInvoiceSchema } from './e-invoice';
 import {
@@ -167,24 +168,12 @@ export type InvoiceChipCounts = z.infer<typeof invoiceChipCountsSchema>;
 export const technicianOptionSchema = z.object({ id: z.string().uuid(), name: z.string() });
 export type TechnicianOption = z.infer<typeof technicianOptionSchema>;
 
-export const TECHNICIAN_OPTIONS_LIMIT_DEFAULT = 20;
-export const TECHNICIAN_OPTIONS_LIMIT_MAX = 50;
-const technicianOptionsLimitMessage = `Nombre de techniciens invalide (entre 1 et ${TECHNICIAN_OPTIONS_LIMIT_MAX})`;
-
 /**
  * Query of the admin's technician pickers (GET /api/invoices/technicians, GET /api/shipments/admin/technicians): the
  * technicians whose name (either way round), e-mail or company contains `search`, a few at a time, never the whole
  * list (5 000 names at full scale).
  */
-export const technicianOptionsQuerySchema = z.object({
-  search: z.string().trim().max(200, 'Recherche trop longue (200 caractères maximum)').optional(),
-  limit: z.coerce
-    .number({ error: technicianOptionsLimitMessage })
-    .int(technicianOptionsLimitMessage)
-    .min(1, technicianOptionsLimitMessage)
-    .max(TECHNICIAN_OPTIONS_LIMIT_MAX, technicianOptionsLimitMessage)
-    .default(TECHNICIAN_OPTIONS_LIMIT_DEFAULT),
-});
+export const technicianOptionsQuerySchema = z.object(pickerQueryFields('techniciens'));
 export type TechnicianOptionsQuery = z.infer<typeof technicianOptionsQuerySchema>;
 
 /** Marquer Payée (Effectué) or Refuser (Refus) the live transfer of an invoice. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pickerQueryFields } from './pickers';
 import { SHIPMENT_STATUSES } from '../enums';
 import { trackingUrl } from '../shipping-rules';
 
@@ -84,24 +85,14 @@ export const shipmentLotOptionSchema = z.object({
 });
 export type ShipmentLotOption = z.infer<typeof shipmentLotOptionSchema>;
 
-export const SHIPMENT_LOT_OPTIONS_LIMIT_DEFAULT = 20;
-export const SHIPMENT_LOT_OPTIONS_LIMIT_MAX = 50;
-const lotOptionsLimitMessage = `Nombre de lots invalide (entre 1 et ${SHIPMENT_LOT_OPTIONS_LIMIT_MAX})`;
-
 /**
  * Query of the shipment modals' lot picker (GET /api/shipments/admin/lot-options): the lots whose title contains
  * `search`, a few at a time, never the whole list (2 000 lots with a recruit at full scale); `batchId` reads one lot's
  * option (the lot the modal opens with).
  */
 export const shipmentLotOptionsQuerySchema = z.object({
-  search: z.string().trim().max(200, 'Recherche trop longue (200 caractères maximum)').optional(),
+  ...pickerQueryFields('lots'),
   batchId: z.string().uuid('Lot inconnu').optional(),
-  limit: z.coerce
-    .number({ error: lotOptionsLimitMessage })
-    .int(lotOptionsLimitMessage)
-    .min(1, lotOptionsLimitMessage)
-    .max(SHIPMENT_LOT_OPTIONS_LIMIT_MAX, lotOptionsLimitMessage)
-    .default(SHIPMENT_LOT_OPTIONS_LIMIT_DEFAULT),
 });
 export type ShipmentLotOptionsQuery = z.infer<typeof shipmentLotOptionsQuerySchema>;
 

@@ -4,6 +4,7 @@ import { technicianOptionSchema } from '@maillon/common/schemas/money';
 import { shipmentLotOptionSchema, shipmentSchema, shipmentSummarySchema } from '@maillon/common/schemas/shipments';
 import { applications, missionBatches, missions, shipments } from '../../db/schema';
 import { ensureSystemLot } from '../lifecycle/lifecycle.service';
+import { checkTechnicianPicker } from '../../../test/technician-picker';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
 let ctx: TestContext;
@@ -301,58 +302,20 @@ describe('GET /api/shipments/admin/lot-options (the lot picker of the shipment m
 });
 
 describe('GET /api/shipments/admin/technicians (the technician picker)', () => {
-  const options = async (query: string) => {
-    const response = await as(ctx.app, adminCookie)({ method: 'GET', url: `/api/shipments/admin/technicians${query}` });
-    expect(response.statusCode, query).toBe(200);
-    return technicianOptionSchema.array().parse(response.json());
-  };
-  const names = async (query: string) => (await options(query)).map((o) => o.name);
-
-  it('searches the technicians that have parcels by first name, « Nom Prénom », e-mail or company, by name, at most `limit`', async () => {
-    const withParcel = async (firstName: string, lastName: string, companyName: string | null = null) => {
-      const { technician } = await createTechnician(ctx.db, { firstName, lastName, companyName });
-      await ctx.db.insert(shipments).values({ technicianId: technician.id, content: 'Piles', status: 'cancelled' });
-      return technician;
-    };
-    const julien = await withParcel('Julien', 'Colisvert', 'Défibrillateurs du Rhône');
-    await withParcel('Alice', 'Colisvert');
-    await withParcel('Zacharie', 'Abelcolisvert');
-    await createTechnician(ctx.db, { firstName: 'Bruno', lastName: 'Colisvert' });
-
-    // Last name, then first name; Bruno has no parcel.
-    expect(await names('?search=colisvert')).toEqual(['Zacharie Abelcolisvert', 'Alice Colisvert', 'Julien Colisvert']);
-    expect(await names('?search=zacharie')).toEqual(['Zacharie Abelcolisvert']);
-    expect(await names('?search=Bruno')).toEqual([]);
-    for (const search of ['Julien Colisvert', 'Colisvert Julien', 'du Rhône', julien.email]) {
-      expect(await options(`?search=${encodeURIComponent(search)}`), search).toEqual([{ id: julien.id, name: 'Julien Colisvert' }]);
-    }
-    expect(await names('?search=colisvert&limit=2')).toEqual(['Zacharie Abelcolisvert', 'Alice Colisvert']);
-    expect(await names('?search=Exp%C3%A9di%C3%A9e')).toEqual(['Camille Expédiée']);
-
-    // Without a search: the first technicians with parcels by name (Bruno and the technicians without parcels left out).
-    const expected = await ctx.db.execute<{ id: string }>(sql`select t.id from technicians t
-      where exists (select 1 from shipments s where s.technician_id = t.id) order by t.last_name, t.first_name, t.id`);
-    const all = expected.rows.map((r) => r.id);
-    expect(all.length).toBeGreaterThanOrEqual(5);
-    expect((await options('')).map((o) => o.id)).toEqual(all.slice(0, 20));
-    expect((await options('?limit=3')).map((o) => o.id)).toEqual(all.slice(0, 3));
-    expect(await names('?search=%20&limit=1')).toEqual(['Zacharie Abelcolisvert']);
-  });
-
-  it('refuses a bad limit or a search over 200 characters with a French message, changing nothing', async () => {
-    const before = await countRows(ctx.db, 'shipments');
-    const limitMessage = 'Nombre de techniciens invalide (entre 1 et 50)';
-    for (const [query, message] of [
-      ['?limit=0', limitMessage],
-      ['?limit=51', limitMessage],
-      ['?limit=abc', limitMessage],
-      [`?search=${'a'.repeat(201)}`, 'Recherche trop longue (200 caractères maximum)'],
-    ] as const) {
-      const response = await as(ctx.app, adminCookie)({ method: 'GET', url: `/api/shipments/admin/technicians${query}` });
-      expect(response.statusCode, query).toBe(400);
-      expect(response.json(), query).toMatchObject({ code: 'VALIDATION_ERROR', message });
-    }
-    expect(await countRows(ctx.db, 'shipments')).toBe(before);
+  it('searches the technicians that have parcels (name either way round, e-mail, company), by name, at most `limit`; refuses bad input in French', async () => {
+    await checkTechnicianPicker({
+      ctx,
+      adminCookie,
+      url: '/api/shipments/admin/technicians',
+      table: 'shipments',
+      withRow: async (technicianId) => {
+        await ctx.db.insert(shipments).values({ technicianId, content: 'Piles', status: 'cancelled' });
+      },
+      family: 'Colisvert',
+    });
+    // The recruit of this file's lot, who has parcels.
+    const found = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/shipments/admin/technicians?search=Exp%C3%A9di%C3%A9e' });
+    expect(technicianOptionSchema.array().parse(found.json()).map((o) => o.name)).toEqual(['Camille Expédiée']);
   });
 });
 

@@ -1,10 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TechnicianOption } from '@maillon/common/schemas/money';
+import { PICKER_LIMIT_DEFAULT } from '@maillon/common/schemas/pickers';
 import { api, qs } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-/** The suggestions asked at a time (the server allows 1 to 50): more means « précisez la recherche ». */
-export const TECHNICIAN_OPTIONS_LIMIT = 20;
+/** The suggestions asked at a time (the server allows up to PICKER_LIMIT_MAX): as many means « précisez la recherche ». */
+export const TECHNICIAN_OPTIONS_LIMIT = PICKER_LIMIT_DEFAULT;
 
 /** Whose technicians the picker searches: those with invoices, or those with parcels. */
 export type TechnicianOptionsSource = 'invoices' | 'shipments';

@@ -1,10 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { PICKER_LIMIT_DEFAULT } from '@maillon/common/schemas/pickers';
 import type { ShipmentLotOption } from '@maillon/common/schemas/shipments';
 import { api, qs } from '@/lib/api-client';
 import { adminShipmentsQueryKey } from './get-shipments';
 
-/** The lots asked at a time (the server allows 1 to 50): as many answered means « précisez la recherche ». */
-export const SHIPMENT_LOT_OPTIONS_LIMIT = 20;
+/** The lots asked at a time (the server allows up to PICKER_LIMIT_MAX): as many answered means « précisez la recherche ». */
+export const SHIPMENT_LOT_OPTIONS_LIMIT = PICKER_LIMIT_DEFAULT;
 
 /** GET /api/shipments/admin/lot-options: the first active lots with a recruit (by title) whose title contains `search`. */
 export function getShipmentLotOptions(search: string): Promise<ShipmentLotOption[]> {
