@@ -12,6 +12,8 @@ interface ComboboxProps<T> {
   options: readonly T[];
   optionKey: (option: T) => string;
   optionLabel: (option: T) => string;
+  /** A second, muted line under an option's label (what tells two options of the same label apart). */
+  optionDetail?: (option: T) => string | null;
   /** The chosen option, shown in the input while the user is not typing; null shows the placeholder. */
   selected: T | null;
   onSelect: (option: T | null) => void;
@@ -47,6 +49,7 @@ export function Combobox<T>({
   options,
   optionKey,
   optionLabel,
+  optionDetail,
   selected,
   onSelect,
   onQueryChange,
@@ -219,12 +222,16 @@ export function Combobox<T>({
           {options.map((option, index) => {
             const key = optionKey(option);
             const isActive = index === active;
+            const detail = optionDetail?.(option);
             return (
               <li
                 key={key}
                 id={optionId(index)}
                 role="option"
                 aria-selected={isActive}
+                // The detail describes the option; its name stays the label.
+                aria-labelledby={`${optionId(index)}-label`}
+                aria-describedby={detail ? `${optionId(index)}-detail` : undefined}
                 className={cn(
                   'flex cursor-pointer items-center gap-2 rounded-sm px-2 py-2 hover:bg-muted',
                   isActive && 'bg-primary-soft outline-2 -outline-offset-2 outline-ring hover:bg-primary-soft',
@@ -232,7 +239,16 @@ export function Combobox<T>({
                 onClick={() => choose(option)}
               >
                 <Check className={cn('size-4 shrink-0 text-primary', key !== selectedKey && 'invisible')} aria-hidden="true" />
-                <span className="truncate">{optionLabel(option)}</span>
+                <span className="min-w-0">
+                  <span id={`${optionId(index)}-label`} className="block truncate">
+                    {optionLabel(option)}
+                  </span>
+                  {detail ? (
+                    <span id={`${optionId(index)}-detail`} className="block truncate text-xs text-muted-foreground">
+                      {detail}
+                    </span>
+                  ) : null}
+                </span>
               </li>
             );
           })}

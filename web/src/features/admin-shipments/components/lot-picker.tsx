@@ -32,6 +32,8 @@ export function LotPicker({ value, onChange, ...field }: LotPickerProps) {
       options={found}
       optionKey={(lot) => lot.batchId}
       optionLabel={(lot) => lot.title}
+      // Two lots may share a title: their recipient tells them apart.
+      optionDetail={(lot) => `${lot.technicianName} · ${lot.destination}`}
       selected={value}
       onSelect={onChange}
       onQueryChange={setQuery}

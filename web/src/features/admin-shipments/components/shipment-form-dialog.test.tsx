@@ -107,6 +107,8 @@ describe('ShipmentFormDialog: the lot picker', () => {
     expect(server.lotReads().at(-1)).toBe('/api/shipments/admin/lot-options?search=yon+CEN&limit=20');
     // Debounced: not one request per key.
     expect(server.lotReads().length).toBeLessThanOrEqual(3);
+    // Named by its title, described by its recipient (two lots may share a title).
+    expect(screen.getByRole('option', { name: 'Lyon Centre' })).toHaveAccessibleDescription('Julien Sansrelais · Aucun point relais configuré');
     await user.click(screen.getByRole('option', { name: 'Lyon Centre' }));
     expect(lot).toHaveValue('Lyon Centre');
     expect(screen.queryByText('Veuillez sélectionner un lot de mission')).toBeNull();
