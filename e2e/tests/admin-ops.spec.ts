@@ -258,8 +258,11 @@ test.describe('admin operations (desktop)', () => {
 
       // The lot is searched as you type (part of its title); technician and destination come from the lot's recruit.
       await lotPicker.fill(`COLIS E2E ${tag}`);
-      await expect(lotOptions).toHaveText([lotTitle]);
-      await lotOptions.filter({ hasText: lotTitle }).click();
+      // One lot, named by its title and described by its recipient (two lots may share a title).
+      await expect(lotOptions).toHaveCount(1);
+      await expect(lotOptions.first()).toHaveAccessibleName(lotTitle);
+      await expect(lotOptions.first()).toHaveAccessibleDescription(`Colin Colis${tag} · Relais Bastille, 75011 Paris`);
+      await lotOptions.first().click();
       await expect(lotPicker).toHaveValue(lotTitle);
       await expect(lotList).toBeHidden();
       await expect(dialog.getByText('Veuillez sélectionner un lot de mission')).toBeHidden();
