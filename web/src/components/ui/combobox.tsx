@@ -229,8 +229,7 @@ export function Combobox<T>({
                 id={optionId(index)}
                 role="option"
                 aria-selected={isActive}
-                // The detail describes the option; its name stays the label.
-                aria-labelledby={`${optionId(index)}-label`}
+                // The detail describes the option (hidden from its name, which stays the label's text).
                 aria-describedby={detail ? `${optionId(index)}-detail` : undefined}
                 className={cn(
                   'flex cursor-pointer items-center gap-2 rounded-sm px-2 py-2 hover:bg-muted',
@@ -240,11 +239,9 @@ export function Combobox<T>({
               >
                 <Check className={cn('size-4 shrink-0 text-primary', key !== selectedKey && 'invisible')} aria-hidden="true" />
                 <span className="min-w-0">
-                  <span id={`${optionId(index)}-label`} className="block truncate">
-                    {optionLabel(option)}
-                  </span>
+                  <span className="block truncate">{optionLabel(option)}</span>
                   {detail ? (
-                    <span id={`${optionId(index)}-detail`} className="block truncate text-xs text-muted-foreground">
+                    <span id={`${optionId(index)}-detail`} aria-hidden="true" className="block truncate text-xs text-muted-foreground">
                       {detail}
                     </span>
                   ) : null}
