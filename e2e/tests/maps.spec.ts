@@ -1,4 +1,4 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { ADMIN, PHONE } from '../fixtures/accounts';
 import { SCREENS_DIR, snap } from '../fixtures/screens';
 
@@ -289,5 +289,95 @@ test.describe('maps (admin, desktop)', () => {
     await expect(map.getByRole('button', { name: new RegExp(`\\(lot Lot Brest ${stamp}\\)$`) })).toHaveCount(3);
     await expect(page.getByText(/missions? sur la carte/)).not.toContainText('d’autres missions');
     await admin.dispose();
+  });
+  test('a map with more missions than it draws one by one shows them in groups per sector, opened down to the missions (decision 041)', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const admin = await adminContext(baseURL!);
+    // 3 001 « À trier » missions, one more than the map draws one by one, on a grid of 0.2° around Strasbourg.
+    const total = 3001;
+    const ids: string[] = [];
+    const create = async (i: number) => {
+      const created = await admin.post('/api/missions', {
+        data: {
+          title: `Secteur ${i} ${stamp}`,
+          description: 'Visite',
+          location: `${i} rue du Dôme, 67000 Strasbourg`,
+          department: '67',
+          budget: 100,
+          deadline: dayInFuture(30),
+          status: 'active',
+          postalCode: '67000',
+          city: 'Strasbourg',
+          latitude: 48.5 + (i % 55) * 0.0036,
+          longitude: 7.65 + Math.floor(i / 55) * 0.0036,
+        },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      ids.push(((await created.json()) as { id: string }).id);
+    };
+    for (let i = 0; i < total; i += 12)
+      await Promise.all(Array.from({ length: Math.min(12, total - i) }, (_, k) => create(i + k)));
+
+    try {
+      await page.goto('/admin/login');
+      await page.getByLabel('Mot de passe').fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await expect(page).toHaveURL(/\/admin\/dashboard/);
+      await page.goto('/admin/dashboard?tab=missions-active');
+      await page.getByRole('radio', { name: 'Carte' }).click();
+      const map = page.getByRole('region', { name: 'Carte des missions à trier et des lots' });
+      await expect(page.getByText(/missions sur la carte, regroupées par secteur : ouvrez un groupe/)).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Légende' })).toContainText('Secteur de missions à trier');
+      // Strasbourg's sector (1° cells over France) holds the 3 001 and the demo's missions around the city.
+      const strasbourg = map.getByRole('button', { name: /^3\s0\d\d missions dans ce secteur, dont 3\s0\d\d à trier : zoomer$/ });
+      await expect(strasbourg).toBeVisible();
+      await snap(page, 'maps-admin-groups-france');
+
+      // Opening it zooms onto its sector and searches it: more than 3 000 still, so smaller groups, each a part of
+      // the 3 001. Opening the largest again and again comes down to the missions, drawn one by one.
+      const groups = map.getByRole('button', { name: /missions? dans ce secteur.* : zoomer$/ });
+      const countOf = async (group: Locator) =>
+        Number((await group.getAttribute('aria-label'))!.replace(/\s/g, '').match(/^\d+/)![0]);
+      let opened: Locator = strasbourg;
+      let openedCount = await countOf(strasbourg);
+      for (let step = 1; ; step++) {
+        const searched = page.waitForResponse((r) => r.url().includes('/api/missions/map?') && r.url().includes('south='));
+        await opened.click();
+        expect((await searched).status()).toBe(200);
+        const shown = page.getByText(/missions? sur la carte, (regroupées par secteur|0 sélectionnée)/);
+        await expect(shown).toBeVisible();
+        if (!(await shown.textContent())!.includes('regroupées')) break;
+        expect(step, 'trois ouvertures au plus jusqu’aux missions').toBeLessThan(4);
+        const counts = await Promise.all((await groups.all()).map(countOf));
+        expect(counts.length).toBeGreaterThan(1);
+        expect(Math.max(...counts)).toBeLessThan(openedCount);
+        if (step === 1) {
+          expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(total);
+          await snap(page, 'maps-admin-groups-sector');
+        }
+        openedCount = Math.max(...counts);
+        opened = groups.nth(counts.indexOf(openedCount));
+      }
+      const markers = map.getByRole('button', { name: new RegExp(`^Secteur \\d+ ${stamp} \\(À trier\\)`) });
+      // Close together, they may still be grouped by the page itself (« missions proches »): one opens them.
+      if ((await markers.count()) === 0) {
+        await page.getByRole('radio', { name: 'Déplacer la carte' }).click();
+        await map.getByRole('button', { name: /missions proches : zoomer$/ }).first().click();
+      }
+      await expect(markers.first()).toBeAttached();
+      expect(await markers.count()).toBeLessThanOrEqual(openedCount);
+      await expect(page.getByRole('button', { name: 'Toute la France' })).toBeVisible();
+      await snap(page, 'maps-admin-groups-opened');
+    } finally {
+      for (let i = 0; i < ids.length; i += 500) {
+        const removed = await admin.delete('/api/missions/bulk-delete', { data: { missionIds: ids.slice(i, i + 500) } });
+        expect(removed.status(), await removed.text()).toBe(200);
+      }
+      await admin.dispose();
+    }
   });
 });

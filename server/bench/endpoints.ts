@@ -41,8 +41,8 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Page des expéditions', area: 'admin', path: () => '/api/shipments/admin?limit=20', check: isArray },
   // The admin's map of Missions & Lots (decision 025) as it opens (every « À trier » and active-lot mission, at most
   // 3 000 markers), then after « Chercher dans cette zone » over Paris.
-  { name: 'Carte des missions', area: 'admin', path: () => '/api/missions/map?scope=all', check: hasKeys('missions', 'lots', 'total') },
-  { name: 'Carte des missions (Paris)', area: 'admin', path: () => '/api/missions/map?scope=all&south=48.80&west=2.22&north=48.92&east=2.47', check: hasKeys('missions', 'lots', 'total') },
+  { name: 'Carte des missions', area: 'admin', path: () => '/api/missions/map?scope=all', check: hasKeys('missions', 'lots', 'more', 'clusters') },
+  { name: 'Carte des missions (Paris)', area: 'admin', path: () => '/api/missions/map?scope=all&south=48.80&west=2.22&north=48.92&east=2.47', check: hasKeys('missions', 'lots', 'more', 'clusters') },
   // Parc DAE (issue 16): 100 000 devices, one per mission of the scale seed.
   { name: 'Parc DAE (page 1)', area: 'admin', path: () => '/api/devices?limit=20', check: isArray },
   { name: 'Parc DAE (à surveiller)', area: 'admin', path: () => '/api/devices?attention=true&limit=20', check: isArray },

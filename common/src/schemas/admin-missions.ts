@@ -246,12 +246,33 @@ export const mapMissionSchema = z.object({
 });
 export type MapMission = z.infer<typeof mapMissionSchema>;
 
+/**
+ * A group of missions drawn as one bubble when the view holds more than MAP_MISSIONS_MAX (decision 041): the missions
+ * of one cell of a grid, drawn at their mean position; south, west, north and east frame most of them (two standard
+ * deviations around the mean, within the cell), the view to open the group onto.
+ */
+export const mapClusterSchema = z.object({
+  lat: z.number(),
+  lon: z.number(),
+  count: z.number().int().positive(),
+  /** Of which « À trier ». */
+  unsorted: z.number().int().nonnegative(),
+  south: z.number(),
+  west: z.number(),
+  north: z.number(),
+  east: z.number(),
+});
+export type MapCluster = z.infer<typeof mapClusterSchema>;
+
 export const missionsMapSchema = z.object({
+  /** Empty when the view is drawn in groups. */
   missions: z.array(mapMissionSchema),
   /** The lots of the missions shown (legend), by title. */
   lots: z.array(z.object({ id: z.string().uuid(), title: z.string(), defibrillatorsSum: z.number().int() })),
   /** The view holds more missions than the MAP_MISSIONS_MAX shown (zoom in and search the smaller view). */
   more: z.boolean(),
+  /** The view's missions in groups, when it holds more than MAP_MISSIONS_MAX and is wide enough; otherwise empty. */
+  clusters: z.array(mapClusterSchema),
   /** « À trier » missions (draft or active) that cannot be placed on the map. */
   unlocatedUnsorted: z.number().int().nonnegative(),
 });

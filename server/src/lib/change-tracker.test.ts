@@ -17,7 +17,7 @@ describe('writtenTables', () => {
   });
 
   it('adds row_counts to a write of a counted table (its counting triggers write it, decision 027)', () => {
-    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions', 'row_counts', 'mission_batches']);
+    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions', 'row_counts', 'mission_batches', 'mission_map_cells']);
     expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers', 'row_counts']);
     expect(writtenTables('truncate table learning_resources')).toEqual(expect.arrayContaining(['learning_resources', 'row_counts']));
     expect(writtenTables('delete from "users" where "id" = $1')).toContain('row_counts');
@@ -25,9 +25,10 @@ describe('writtenTables', () => {
     expect(writtenTables('update "comments" set "body" = $1')).not.toContain('row_counts');
   });
 
-  it('adds what the lots\' triggers write: figures of a lot from its missions and applications, the open lots\' sites and markers (decisions 030, 036)', () => {
+  it('adds what the lots\' triggers write: figures of a lot from its missions and applications, the open lots\' sites and markers, the admin map\'s cells (decisions 030, 036, 041)', () => {
     expect(writtenTables('update "applications" set "status" = $1')).toEqual(['applications', 'row_counts', 'mission_batches']);
-    expect(writtenTables('update "mission_batches" set "visibility" = $1')).toEqual(['mission_batches', 'row_counts', 'lot_sites', 'lot_markers']);
+    expect(writtenTables('update "mission_batches" set "visibility" = $1')).toEqual(['mission_batches', 'row_counts', 'lot_sites', 'lot_markers', 'mission_map_cells']);
+    expect(writtenTables('update "missions" set "batch_id" = $1')).toContain('mission_map_cells');
     // One level: a lot's figures written by a trigger change neither its counted columns nor its sites or marker.
     expect(writtenTables('delete from "missions" where "id" = $1')).not.toContain('lot_sites');
     expect(writtenTables('delete from "missions" where "id" = $1')).not.toContain('lot_markers');

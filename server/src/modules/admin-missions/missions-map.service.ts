@@ -67,18 +67,86 @@ function mapSql(withLots: boolean, withView: boolean): SQL {
     left join picked r on true`;
 }
 
+/** One row of the groups' statement: a cell of the grid (both kinds added up), or none when the view has none. */
+interface CellRow extends Record<string, unknown> {
+  unlocated: number;
+  y: number | null;
+  x: number | null;
+  n: number;
+  unsorted: number;
+  lat_sum: number;
+  lon_sum: number;
+  lat_sq_sum: number;
+  lon_sq_sum: number;
+}
+
+/** The grid's finest level (migration 0034): cells of 4° / 2^8 = 1/64°, about 1.7 km. */
+const CELL_LEVEL_MAX = 8;
+/** The level of the whole map (no view): cells of 1°, about a hundred over mainland France. */
+const CELL_LEVEL_FRANCE = 2;
+/** A view is drawn with at most this many cells across its larger side (and more than half as many)… */
+const CELLS_ACROSS = 12;
+/** …and in groups only when at least this many cells cross it (a smaller view is drawn mission by mission). */
+const CELLS_ACROSS_MIN = 4;
+
+const cellSize = (level: number) => 4 / 2 ** level;
+
+/** The grid's level for a view: CELLS_ACROSS / 2 to CELLS_ACROSS cells across its larger side, groups far enough apart to read. */
+function cellLevelFor(view: MissionsMapQuery): number {
+  if (view.south === undefined) return CELL_LEVEL_FRANCE;
+  const span = Math.max(view.east! - view.west!, view.north! - view.south);
+  if (span <= 0) return CELL_LEVEL_MAX;
+  return Math.min(CELL_LEVEL_MAX, Math.max(0, Math.floor(Math.log2((CELLS_ACROSS * 4) / span))));
+}
+
+/**
+ * The cells of a level (and within a view's rows and columns), both kinds added up when `kinds` has both; and the
+ * « À trier » that cannot be placed. An indexed range of mission_map_cells' primary key: a few hundred rows at most.
+ */
+function cellsSql(withView: boolean): SQL {
+  return sql`
+    select counts.unlocated, c.*
+    from (select count(*)::int as unlocated from missions m where ${unsorted} and not (${located})) counts
+    left join (
+      select y, x, sum(n)::int as n, coalesce(sum(n) filter (where kind = 'unsorted'), 0)::int as unsorted, sum(lat_sum) as lat_sum, sum(lon_sum) as lon_sum,
+        sum(lat_sq_sum) as lat_sq_sum, sum(lon_sq_sum) as lon_sq_sum
+      from mission_map_cells
+      where level = ${p('level')} and kind = any(${p('kinds')}::text[]) and n > 0
+        ${withView ? sql`and y between ${p('y0')} and ${p('y1')} and x between ${p('x0')} and ${p('x1')}` : sql``}
+      group by y, x
+    ) c on true`;
+}
+
+/** A group's spread is never drawn smaller than this (missions at one address): about 250 m. */
+const SPREAD_MIN = 1 / 512;
+
+/**
+ * The mean of a group's coordinates, and the range to open it onto: two standard deviations on each side (most of its
+ * missions), within its cell and at least SPREAD_MIN wide. The variance comes from the kept sums (mean of the squares
+ * less the square of the mean), never below zero whatever the rounding.
+ */
+function spread(sum: number, squares: number, n: number, cellFrom: number, size: number) {
+  const mean = sum / n;
+  const deviation = Math.sqrt(Math.max(0, squares / n - mean * mean));
+  const half = Math.max(2 * deviation, SPREAD_MIN / 2);
+  return { mean, from: Math.max(cellFrom, mean - half), to: Math.min(cellFrom + size, mean + half) };
+}
+
 /** Positions to 6 decimals (about 0.1 m), as the technicians' map (decision 037): a third of the markers' bytes. */
 const micro = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
- * The admin's map (docs/decisions/025, 038): « À trier » missions (no lot, draft or active) and, unless `scope` is
- * 'unsorted', the missions of the active lots, within the view if one is given, at most MAP_MISSIONS_MAX, with
- * `more` when the view holds others. Answered as JSON text written here (sendJsonText): checking 3 000 markers against
+ * The admin's map (docs/decisions/025, 038, 041): « À trier » missions (no lot, draft or active) and, unless `scope` is
+ * 'unsorted', the missions of the active lots, within the view if one is given. A view whose cells hold more than
+ * MAP_MISSIONS_MAX is answered in groups (readGroups); otherwise its missions, at most MAP_MISSIONS_MAX, with `more`
+ * when a small view holds others. Answered as JSON text written here (sendJsonText): checking 3 000 markers against
  * the response schema again cost more than the whole statement.
  */
 export async function getMissionsMapJson(db: Db, query: MissionsMapQuery): Promise<string> {
   const withLots = query.scope !== 'unsorted';
   const withView = query.south !== undefined;
+  const groups = await readGroups(db, query, withLots, withView);
+  if (groups) return groups;
   const statement = preparedSql<MapRow>(db, `admin map${withLots ? ' lots' : ''}${withView ? ' view' : ''}`, () => mapSql(withLots, withView));
   // The function reads missions and lots where the statement's text does not name them (change-tracker.ts).
   if (withView && withLots) {
@@ -95,5 +163,38 @@ export async function getMissionsMapJson(db: Db, query: MissionsMapQuery): Promi
     markers += `${markers ? ',' : ''}{"id":"${row.id}","title":${JSON.stringify(row.title)},"lat":${micro(row.lat)},"lon":${micro(row.lon)},"approximate":${row.approximate},"batchId":${row.batch_id === null ? 'null' : `"${row.batch_id}"`},"status":"${row.status}"}`;
   }
   const legend = JSON.stringify([...lots.values()].sort((a, b) => frenchOrder(a.title, b.title)));
-  return `{"missions":[${markers}],"lots":${legend},"more":${rows.length > MAP_MISSIONS_MAX},"unlocatedUnsorted":${rows[0]?.unlocated ?? 0}}`;
+  return `{"missions":[${markers}],"lots":${legend},"more":${rows.length > MAP_MISSIONS_MAX},"clusters":[],"unlocatedUnsorted":${rows[0]?.unlocated ?? 0}}`;
+}
+
+/**
+ * The view in groups (decision 041), when its cells hold more than MAP_MISSIONS_MAX missions and at least
+ * CELLS_ACROSS_MIN cells cross it; otherwise null, and the map draws its missions one by one. The cells that cross the
+ * view's edges count their missions outside it too: the total can only overstate what the view holds, so a view
+ * drawn mission by mission never misses one.
+ */
+async function readGroups(db: Db, query: MissionsMapQuery, withLots: boolean, withView: boolean): Promise<string | null> {
+  const level = cellLevelFor(query);
+  const size = cellSize(level);
+  if (withView && Math.max(query.east! - query.west!, query.north! - query.south!) / size < CELLS_ACROSS_MIN) return null;
+  const statement = preparedSql<CellRow>(db, `admin map cells${withView ? ' view' : ''}`, () => cellsSql(withView));
+  const bounds = withView
+    ? {
+        y0: Math.floor(query.south! / size),
+        y1: Math.floor(query.north! / size),
+        x0: Math.floor(query.west! / size),
+        x1: Math.floor(query.east! / size),
+      }
+    : {};
+  const { rows } = await statement.execute({ level, kinds: withLots ? ['unsorted', 'lot'] : ['unsorted'], ...bounds });
+  let total = 0;
+  for (const row of rows) total += row.n ?? 0;
+  if (total <= MAP_MISSIONS_MAX) return null;
+  let clusters = '';
+  for (const row of rows) {
+    if (row.y === null || row.x === null) continue;
+    const lat = spread(row.lat_sum, row.lat_sq_sum, row.n, row.y * size, size);
+    const lon = spread(row.lon_sum, row.lon_sq_sum, row.n, row.x * size, size);
+    clusters += `${clusters ? ',' : ''}{"lat":${micro(lat.mean)},"lon":${micro(lon.mean)},"count":${row.n},"unsorted":${row.unsorted},"south":${micro(lat.from)},"west":${micro(lon.from)},"north":${micro(lat.to)},"east":${micro(lon.to)}}`;
+  }
+  return `{"missions":[],"lots":[],"more":false,"clusters":[${clusters}],"unlocatedUnsorted":${rows[0]?.unlocated ?? 0}}`;
 }

@@ -82,30 +82,73 @@ describe('GET /api/missions/map', () => {
     expect((await map('')).lots).toEqual([{ id: lots['Lot Lyon'], title: 'Lot Lyon Est', defibrillatorsSum: 0 }]);
   });
 
-  it('shows at most MAP_MISSIONS_MAX missions, « À trier » first, and says when the view holds more', async () => {
-    // A lot of MAP_MISSIONS_MAX missions around Lyon: with the five « À trier » placed, one more than is shown.
+  it('draws a wide view holding more than MAP_MISSIONS_MAX missions in groups, and a small one mission by mission, nearest first, with « more »', async () => {
+    // A lot of MAP_MISSIONS_MAX + 1 missions packed in 0.03° × 0.025° south-west of Lyon's centre.
     const [big] = await ctx.db.insert(missionBatches).values({ title: 'Grand lot' }).returning();
     await ctx.db.insert(missions).values(
-      Array.from({ length: MAP_MISSIONS_MAX }, (_, i) => ({ title: `Grand ${i}`, status: 'active' as const, batchId: big!.id, latitude: 45.6 + (i % 60) / 200, longitude: 4.6 + Math.floor(i / 60) / 100 })),
+      Array.from({ length: MAP_MISSIONS_MAX + 1 }, (_, i) => ({ title: `Grand ${i}`, status: 'active' as const, batchId: big!.id, latitude: 45.7 + (i % 60) / 2000, longitude: 4.8 + Math.floor(i / 60) / 2000 })),
     );
+    // The whole map: groups of 1° cells. Every mission on the map is in one, « À trier » counted apart.
     const all = await map('');
-    expect(all.missions).toHaveLength(MAP_MISSIONS_MAX);
-    expect(all.more).toBe(true);
-    expect(all.missions.slice(0, 3).every((m) => m.batchId === null)).toBe(true);
-    const view = await map('?south=45.5&west=4.5&north=46&east=5.2');
-    expect(view.missions).toHaveLength(MAP_MISSIONS_MAX);
-    expect(view.more).toBe(true);
-    expect(view.missions.slice(0, 2).map((m) => m.batchId)).toEqual([null, null]);
-    // Then the lots' missions by distance from the view's centre (45.75, 4.85).
-    const distance = (m: { lat: number; lon: number }) => Math.hypot(m.lat - 45.75, m.lon - 4.85);
-    const inLots = view.missions.filter((m) => m.batchId !== null).map(distance);
-    expect(inLots.length).toBeGreaterThan(2000);
+    expect(all.missions).toEqual([]);
+    expect(all.lots).toEqual([]);
+    expect(all.more).toBe(false);
+    expect(all.unlocatedUnsorted).toBe(1);
+    const onMap = MAP_MISSIONS_MAX + 1 + 2 + 3; // the big lot, two missions of « Lot Lyon », three placed « À trier »
+    expect(all.clusters.reduce((sum, c) => sum + c.count, 0)).toBe(onMap);
+    expect(all.clusters.reduce((sum, c) => sum + c.unsorted, 0)).toBe(3);
+    // A group opens onto its missions' spread within its cell: one mission, a few hundred metres around it.
+    const paris = all.clusters.find((c) => Math.floor(c.lat) === 48 && Math.floor(c.lon) === 2);
+    expect(paris).toMatchObject({ count: 1, unsorted: 1, lat: 48.86, lon: 2.35 });
+    expect(paris!.north - paris!.south).toBeCloseTo(1 / 512, 5);
+    expect(paris!.east - paris!.west).toBeCloseTo(1 / 512, 5);
+    // Lyon's: the big lot (0.03° × 0.025°) and three missions a few kilometres away, far less than its 1° cell.
+    const lyon1 = all.clusters.find((c) => Math.floor(c.lat) === 45 && Math.floor(c.lon) === 4)!;
+    expect(lyon1.count).toBe(MAP_MISSIONS_MAX + 1 + 3);
+    expect(lyon1.north - lyon1.south).toBeLessThan(0.1);
+    expect(lyon1.east - lyon1.west).toBeLessThan(0.1);
+    for (const c of all.clusters) {
+      expect([Math.floor(c.south), Math.floor(c.west)]).toEqual([Math.floor(c.lat), Math.floor(c.lon)]);
+      expect(c.north).toBeLessThanOrEqual(Math.floor(c.lat) + 1);
+      expect(c.east).toBeLessThanOrEqual(Math.floor(c.lon) + 1);
+      expect(c.lat).toBeGreaterThanOrEqual(c.south);
+      expect(c.lat).toBeLessThanOrEqual(c.north);
+      expect(c.lon).toBeGreaterThanOrEqual(c.west);
+      expect(c.lon).toBeLessThanOrEqual(c.east);
+    }
+    // « À trier » only: three missions, drawn one by one.
+    const unsortedOnly = await map('?scope=unsorted');
+    expect(unsortedOnly.clusters).toEqual([]);
+    expect(unsortedOnly.missions.map((m) => m.title).sort()).toEqual([
+      'À trier Lyon',
+      'À trier Paris',
+      'À trier Villeurbanne (code postal)',
+    ]);
+    // Around Lyon (0.7° wide): cells of 1/16°, eleven across.
+    const lyon = await map('?south=45.5&west=4.5&north=46&east=5.2');
+    expect(lyon.missions).toEqual([]);
+    expect(lyon.clusters.reduce((sum, c) => sum + c.count, 0)).toBe(MAP_MISSIONS_MAX + 1 + 2 + 2);
+    for (const c of lyon.clusters) {
+      expect([Math.floor(c.south * 16), Math.floor(c.west * 16)]).toEqual([Math.floor(c.lat * 16), Math.floor(c.lon * 16)]);
+      expect(c.north - c.south).toBeLessThanOrEqual(1 / 16);
+    }
+    // A view of 0.05° (three cells of the finest level across): the missions one by one, « À trier » first, then the
+    // lots' missions by distance from the view's centre (45.715, 4.815).
+    const small = await map('?south=45.69&west=4.79&north=45.74&east=4.84');
+    expect(small.clusters).toEqual([]);
+    expect(small.missions).toHaveLength(MAP_MISSIONS_MAX);
+    expect(small.more).toBe(true);
+    const distance = (m: { lat: number; lon: number }) => Math.hypot(m.lat - 45.715, m.lon - 4.815);
+    const inLots = small.missions.map(distance);
     // Positions are rounded to 6 decimals, so equally distant missions may come in either order.
     expect(inLots.findIndex((d, i) => i > 0 && d < inLots[i - 1]! - 1e-5)).toBe(-1);
-    expect(inLots[0]!).toBeLessThan(0.01);
-    const unsortedOnly = await map('?south=45.5&west=4.5&north=46&east=5.2&scope=unsorted');
-    expect(unsortedOnly.more).toBe(false);
-    expect(unsortedOnly.missions).toHaveLength(2);
+    expect(inLots[0]!).toBeLessThan(0.001);
+    // A lot completed leaves the groups at once; a smaller total is drawn mission by mission again.
+    await ctx.db.update(missionBatches).set({ status: 'completed' }).where(eq(missionBatches.id, big!.id));
+    const after = await map('');
+    expect(after.clusters).toEqual([]);
+    expect(after.missions).toHaveLength(5);
+    expect(after.more).toBe(false);
   });
 
   it('validates the view in French and is for the admin only', async () => {

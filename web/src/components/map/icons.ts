@@ -39,10 +39,10 @@ export function numberedIcon(number: number, { approximate, done }: { approximat
 
 /** A group of markers: its count, sized with it. */
 export function clusterIcon(count: number, colour = '#1e3a8a'): L.DivIcon {
-  const size = count < 10 ? 32 : count < 100 ? 38 : 46;
+  const size = count < 10 ? 32 : count < 100 ? 38 : count < 1000 ? 46 : 60;
   return L.divIcon({
     className: 'maillon-marker',
-    html: `<span class="flex items-center justify-center rounded-full text-sm font-bold text-white" style="width:${size}px;height:${size}px;background:${colour};border:3px solid rgba(255,255,255,.85);box-shadow:0 1px 4px rgba(0,0,0,.5)">${count}</span>`,
+    html: `<span class="flex items-center justify-center rounded-full text-sm font-bold text-white" style="width:${size}px;height:${size}px;background:${colour};border:3px solid rgba(255,255,255,.85);box-shadow:0 1px 4px rgba(0,0,0,.5)">${count.toLocaleString('fr-FR')}</span>`,
     iconSize: [size, size],
     iconAnchor: [size / 2, size / 2],
   });

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Marker, useMapEvents } from 'react-leaflet';
+import { Marker, useMap, useMapEvents } from 'react-leaflet';
 import type { LatLngBounds, LatLngBoundsExpression } from 'leaflet';
 import { FolderInput, Search, X } from 'lucide-react';
-import type { MapMission } from '@maillon/common/schemas/admin-missions';
+import type { MapCluster, MapMission } from '@maillon/common/schemas/admin-missions';
 import { AreaSelection, type SelectionMode } from '@/components/map/area-selection';
 import { ClusterLayer, labelMarker } from '@/components/map/cluster-layer';
 import { lotColours } from '@/components/map/geometry';
-import { siteIcon } from '@/components/map/icons';
+import { clusterIcon, siteIcon } from '@/components/map/icons';
 import { LegendSwatch, MapLegend } from '@/components/map/map-legend';
 import { FitBounds, MapView } from '@/components/map/map-view';
 import { Button } from '@/components/ui/button';
@@ -32,9 +32,48 @@ function viewOf(bounds: LatLngBounds): NonNullable<MissionsMapParams['view']> {
   return { south: bounds.getSouth(), west: bounds.getWest(), north: bounds.getNorth(), east: bounds.getEast() };
 }
 
+const count = (n: number) => n.toLocaleString('fr-FR');
+/** Opening a group of missions at one address zooms to a street's scale, not closer. */
+const GROUP_ZOOM_MAX = 16;
+
+/** A group's accessible name: how many missions, of which « À trier ». */
+function groupName(group: MapCluster): string {
+  const unsorted = group.unsorted === group.count ? ', toutes à trier' : group.unsorted > 0 ? `, dont ${count(group.unsorted)} à trier` : '';
+  return `${count(group.count)} mission${group.count > 1 ? 's' : ''} dans ce secteur${unsorted} : zoomer`;
+}
+
+/**
+ * The server's groups (decision 041), when the view holds more missions than the map draws one by one: a bubble per
+ * sector with its count; opening one zooms onto most of its missions (their spread) and searches that view (its
+ * missions, or smaller groups).
+ */
+function MissionGroups({ groups, onOpen }: { groups: readonly MapCluster[]; onOpen: (view: NonNullable<MissionsMapParams['view']>) => void }) {
+  const map = useMap();
+  return groups.map((group) => (
+    <Marker
+      key={`${group.south}:${group.west}`}
+      position={[group.lat, group.lon]}
+      icon={clusterIcon(group.count, group.unsorted === group.count ? UNSORTED_COLOUR : undefined)}
+      title={groupName(group)}
+      eventHandlers={{
+        add: labelMarker(groupName(group)),
+        click: () => {
+          const spread: LatLngBoundsExpression = [
+            [group.south, group.west],
+            [group.north, group.east],
+          ];
+          map.fitBounds(spread, { padding: [28, 28], maxZoom: GROUP_ZOOM_MAX, animate: false });
+          onOpen(viewOf(map.getBounds()));
+        },
+      }}
+    />
+  ));
+}
+
 /**
  * The admin's map of Missions & Lots (issue 18): « À trier » missions and those of the active lots (one colour per lot,
- * legend), selected with a rectangle or a lasso (or one by one), then moved with the existing « Organiser » dialog.
+ * legend), selected with a rectangle or a lasso (or one by one), then moved with the existing « Organiser » dialog. A
+ * view holding more than the map draws one by one comes in groups per sector (decision 041).
  */
 export function MissionsMap({ selection, onOrganise, onClear }: { selection: Selection & { ids: string[] }; onOrganise: () => void; onClear: () => void }) {
   const [withLots, setWithLots] = useState(true);
@@ -58,8 +97,11 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
 
   if (map.isPending) return <Skeleton className="h-[calc(100vh-23rem)] min-h-96" />;
   if (map.isError) return <ErrorState error={map.error} />;
-  const { missions, lots, more, unlocatedUnsorted } = map.data;
-  const bounds: LatLngBoundsExpression | null = missions.length > 0 ? missions.map((m) => [m.lat, m.lon] as [number, number]) : null;
+  const { missions, lots, more, clusters, unlocatedUnsorted } = map.data;
+  const grouped = clusters.length > 0;
+  const placed = grouped ? clusters : missions;
+  const bounds: LatLngBoundsExpression | null = placed.length > 0 ? placed.map((m) => [m.lat, m.lon] as [number, number]) : null;
+  const inGroups = clusters.reduce((sum, group) => sum + group.count, 0);
   const colourOf = (m: MapMission) => (m.batchId ? (colours.get(m.batchId) ?? '#6b7280') : UNSORTED_COLOUR);
   const describe = (m: MapMission) => `${m.title} (${m.batchId ? `lot ${lotTitles.get(m.batchId) ?? ''}` : 'À trier'})${selection.isSelected(m.id) ? ', sélectionnée' : ''}`;
   const selectedHere = missions.filter((m) => selection.isSelected(m.id)).length;
@@ -88,16 +130,25 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
         </div>
       </div>
       <p className="-mt-1 text-sm text-muted-foreground">
-        {tool === 'rectangle'
-          ? 'Tracez un rectangle sur la carte pour ajouter les missions qu’il contient à la sélection ; un clic sur une mission l’ajoute ou la retire.'
-          : tool === 'lasso'
-            ? 'Entourez des missions à main levée pour les ajouter à la sélection.'
-            : 'Faites glisser la carte pour vous déplacer ; la molette ou les boutons zooment.'}
+        {grouped
+          ? 'Ouvrez un groupe (clic, ou Entrée au clavier) pour zoomer sur son secteur ; ses missions se sélectionnent une fois affichées.'
+          : tool === 'rectangle'
+            ? 'Tracez un rectangle sur la carte pour ajouter les missions qu’il contient à la sélection ; un clic sur une mission l’ajoute ou la retire.'
+            : tool === 'lasso'
+              ? 'Entourez des missions à main levée pour les ajouter à la sélection.'
+              : 'Faites glisser la carte pour vous déplacer ; la molette ou les boutons zooment.'}
       </p>
       <MapView tiles={config.data?.map} bounds={bounds} label="Carte des missions à trier et des lots" className="h-[calc(100vh-23rem)] min-h-96">
-        <FitBounds bounds={bounds} fitKey={`${withLots}:${searchedView ? 'view' : 'all'}:${missions.length > 0}`} />
+        {/* Over all of France, the map fits what it shows once it has arrived; a searched view (a zone chosen, a group
+            opened) stays where it is. */}
+        <FitBounds
+          bounds={searchedView || map.isPlaceholderData ? null : bounds}
+          fitKey={searchedView ? 'view' : `all:${withLots}:${grouped}:${placed.length > 0}:${map.isPlaceholderData}`}
+        />
         <ViewTracker onView={trackView} />
-        <AreaSelection mode={tool === 'pan' ? null : tool} items={missions} onSelect={(ids) => selection.set(ids, true)} />
+        {/* Groups are opened with a click: no drawing over them (the selection is made of missions, once drawn). */}
+        <AreaSelection mode={tool === 'pan' || grouped ? null : tool} items={missions} onSelect={(ids) => selection.set(ids, true)} />
+        <MissionGroups groups={clusters} onOpen={setSearchedView} />
         <ClusterLayer
           items={missions}
           groupLabel={(count) => `${count} missions proches : zoomer`}
@@ -117,14 +168,23 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
         />
       </MapView>
       <MapLegend
-        items={[
-          { key: 'unsorted', swatch: <LegendSwatch colour={UNSORTED_COLOUR} />, label: `À trier (${counts.get(null) ?? 0})` },
-          ...lots.map((lot) => ({ key: lot.id, swatch: <LegendSwatch colour={colours.get(lot.id)} />, label: `${lot.title} (${counts.get(lot.id) ?? 0})` })),
-          { key: 'approx', swatch: <LegendSwatch colour="#6b7280" hollow />, label: 'Position approximative (code postal)' },
-        ]}
+        items={
+          grouped
+            ? [
+                { key: 'unsorted', swatch: <LegendSwatch colour={UNSORTED_COLOUR} />, label: 'Secteur de missions à trier' },
+                ...(withLots ? [{ key: 'mixed', swatch: <LegendSwatch colour="#1e3a8a" />, label: 'Secteur de missions à trier et de lots actifs' }] : []),
+              ]
+            : [
+                { key: 'unsorted', swatch: <LegendSwatch colour={UNSORTED_COLOUR} />, label: `À trier (${counts.get(null) ?? 0})` },
+                ...lots.map((lot) => ({ key: lot.id, swatch: <LegendSwatch colour={colours.get(lot.id)} />, label: `${lot.title} (${counts.get(lot.id) ?? 0})` })),
+                { key: 'approx', swatch: <LegendSwatch colour="#6b7280" hollow />, label: 'Position approximative (code postal)' },
+              ]
+        }
       />
       <p className="text-sm text-muted-foreground" aria-live="polite">
-        {missions.length} mission{missions.length > 1 ? 's' : ''} sur la carte, {selectedHere} sélectionnée{selectedHere > 1 ? 's' : ''}
+        {grouped
+          ? `${count(inGroups)} missions sur la carte, regroupées par secteur : ouvrez un groupe pour zoomer sur son secteur et voir ses missions`
+          : `${missions.length} mission${missions.length > 1 ? 's' : ''} sur la carte, ${selectedHere} sélectionnée${selectedHere > 1 ? 's' : ''}`}
         {more ? ' — d’autres missions sont dans cette zone : zoomez puis cherchez dans la zone pour les voir toutes' : ''}
         {unlocatedUnsorted > 0 ? ` · ${unlocatedUnsorted} mission${unlocatedUnsorted > 1 ? 's' : ''} à trier sans position (voir la liste)` : ''}
       </p>
