@@ -20,7 +20,7 @@ import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql } from '../../lib/substring-search';
 import { listTechnicianOptions } from '../../lib/technician-options';
-import { getRecruitedTechnicianId } from '../lifecycle/lifecycle.service';
+import { getRecruitedTechnicianId, lotsWithRecruit } from '../lifecycle/lifecycle.service';
 
 type ShipmentRow = typeof shipments.$inferSelect;
 
@@ -175,19 +175,16 @@ export async function listShipmentLotOptions(
       relayPoint: technicians.preferredRelayPoint,
     })
     .from(missionBatches)
-    .innerJoin(applications, and(eq(applications.batchId, missionBatches.id), eq(applications.status, 'Recruté')))
+    .innerJoin(applications, lotsWithRecruit.recruitOfLot)
     .innerJoin(technicians, eq(technicians.id, applications.technicianId))
     .where(
       and(
-        eq(missionBatches.status, 'active'),
-        eq(missionBatches.isSystem, false),
-        // Kept by the lot (migration 0017): the title order walks mission_batches_recruited_title_idx (decision 040).
-        eq(missionBatches.hasRecruit, true),
+        lotsWithRecruit.lotIsActiveWithRecruit,
         search ? ilike(missionBatches.title, likePattern(search)) : undefined,
         batchId ? eq(missionBatches.id, batchId) : undefined,
       ),
     )
-    .orderBy(missionBatches.title, missionBatches.id)
+    .orderBy(...lotsWithRecruit.byTitle)
     .limit(limit);
   return rows.map((r) => ({
     batchId: r.batchId,

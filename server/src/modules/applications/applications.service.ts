@@ -189,14 +189,14 @@ export async function listApplications(
   log: Pick<FastifyBaseLogger, 'warn'>,
 ): Promise<{ items: TechnicianApplication[]; total: number }> {
   const shape = `applications:${filter.technicianId ? 't' : ''}${filter.batchId ? 'b' : ''}${filter.status ? 's' : ''}`;
+  // Every application, or those of some statuses (the admin's list): the total is kept by status (row_counts,
+  // decision 040), so the page walks applications_applied_idx and stops at its rows instead of counting them all.
+  const everyTechnician = !filter.technicianId && !filter.batchId;
   const page = preparedQuery(db, shape, () => {
     const conditions: SQL[] = [];
     if (filter.technicianId) conditions.push(eq(applications.technicianId, sql.placeholder('technicianId')));
     if (filter.batchId) conditions.push(ofLot(sql.placeholder('batchId')));
     if (filter.status) conditions.push(sql`${applications.status} = any(${sql.placeholder('statuses')}::text[])`);
-    // Every application, or those of some statuses (the admin's list): the total is kept by status (row_counts,
-    // decision 040), so the page walks applications_applied_idx and stops at its rows instead of counting them all.
-    const everyTechnician = !filter.technicianId && !filter.batchId;
     const total = everyTechnician
       ? filter.status
         ? statusAnyCountSql('applications', sql.placeholder('statuses'))
@@ -281,7 +281,7 @@ export async function listApplications(
     };
   });
   const total = await pageTotal(rows, filter.offset, async () => {
-    if (!filter.technicianId && !filter.batchId) {
+    if (everyTechnician) {
       const kept = filter.status ? statusCountSql('applications', statusesFor(filter.status)) : allRowsCountSql('applications');
       return Number((await db.execute<{ n: number | string }>(sql`select ${kept} as n`)).rows[0]?.n ?? 0);
     }

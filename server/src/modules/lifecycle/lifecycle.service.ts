@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { FORMATION_DONE, FORMATION_NOT_DONE, SYSTEM_LOT_TITLE } from '@maillon/common/constants';
 import type { DbOrTx } from '../../db/client';
 import { applications, invoices, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
@@ -34,6 +34,17 @@ export async function getRecruitedTechnicianId(tx: DbOrTx, batchId: string): Pro
     .limit(1);
   return row?.technicianId ?? null;
 }
+
+/**
+ * The active lots whose technician is « Recruté » (parcels of parts are prepared for them, decision 040), joined with
+ * that application: the lot's kept `has_recruit` (migration 0017), walked in title order on
+ * mission_batches_recruited_title_idx. Shared by Expéditions' proposals and the parcel dialog's lot options.
+ */
+export const lotsWithRecruit = {
+  recruitOfLot: and(eq(applications.batchId, missionBatches.id), eq(applications.status, 'Recruté'))!,
+  lotIsActiveWithRecruit: and(eq(missionBatches.status, 'active'), eq(missionBatches.isSystem, false), eq(missionBatches.hasRecruit, true))!,
+  byTitle: [asc(missionBatches.title), asc(missionBatches.id)] as const,
+};
 
 /** Pro rata in cents, exact at 100 % (no per-device rounding drift). */
 export function proRataCents(priceCents: number, done: number, total: number): number {

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { AdminInvoiceFilters, InvoiceChip, TechnicianOptionsQuery } from '@maillon/common/schemas/money';
+import type { AdminInvoiceFilters, InvoiceChip } from '@maillon/common/schemas/money';
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
@@ -7,7 +7,6 @@ import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatche
 import { epochMsSql, pageSql } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql } from '../../lib/substring-search';
-import { listTechnicianOptions } from '../../lib/technician-options';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
 
@@ -483,10 +482,6 @@ export async function listInvoiceFiles(
 }
 
 /** Technicians that have at least one invoice, searched, by name, a few at a time (the admin's technician pickers). */
-export function listInvoiceTechnicians(tx: DbOrTx, query: TechnicianOptionsQuery) {
-  return listTechnicianOptions(tx, 'invoices', query);
-}
-
 export async function findBatchTitle(tx: DbOrTx, batchId: string | null): Promise<string | null> {
   if (!batchId) return null;
   const [row] = await tx.select({ title: missionBatches.title }).from(missionBatches).where(eq(missionBatches.id, batchId)).limit(1);

@@ -24,6 +24,7 @@ import { audit } from '../../lib/audit';
 import { buildCsv, type CsvCell } from '../../lib/csv';
 import { pdfHasActiveContent, removeStoredFile, sniffFileType, storeFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
+import { listTechnicianOptions } from '../../lib/technician-options';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 import { INVOICE_REFERENCE_MAX } from '@maillon/common/schemas/invoice-submission';
@@ -426,8 +427,9 @@ export async function countInvoiceChips({ db, filters }: { db: Db; filters: Omit
 }
 
 /** The technicians that have invoices, searched (the filter of « Factures & virements », the statement's technician). */
+/** The picker of « Factures & virements » and « Relevés »: technicians with an invoice, by name (decision 040). */
 export async function listInvoiceTechnicians({ db, query }: { db: Db; query: TechnicianOptionsQuery }) {
-  return repo.listInvoiceTechnicians(db, query);
+  return listTechnicianOptions(db, 'invoices', query);
 }
 
 export async function listTransfers({
