@@ -49,9 +49,10 @@ function groupName(group: MapCluster): string {
  */
 function MissionGroups({ groups, onOpen }: { groups: readonly MapCluster[]; onOpen: (view: NonNullable<MissionsMapParams['view']>) => void }) {
   const map = useMap();
+  // A group's mean lies within its own cell: one key per group.
   return groups.map((group) => (
     <Marker
-      key={`${group.south}:${group.west}`}
+      key={`${group.lat}:${group.lon}`}
       position={[group.lat, group.lon]}
       icon={clusterIcon(group.count, group.unsorted === group.count ? UNSORTED_COLOUR : undefined)}
       title={groupName(group)}
