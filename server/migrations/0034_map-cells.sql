@@ -36,12 +36,26 @@ language sql as $$
     lon_sq_sum = case when c.n + excluded.n = 0 then 0 else c.lon_sq_sum + excluded.lon_sq_sum end
 $$;
 --> statement-breakpoint
+-- The placed missions on the map among `source` (rows of missions with a column d, 1 or -1) as the four arrays
+-- maillon_map_cells_add takes: the statement's text, run with EXECUTE by the missions' trigger (a trigger's transition
+-- tables are visible to it) and by the recount.
+create or replace function maillon_map_cells_changes(source text) returns text
+language sql immutable as $$
+  select format($q$
+    select array_agg(coalesce(r.latitude, r.approx_latitude)), array_agg(coalesce(r.longitude, r.approx_longitude)),
+      array_agg(case when r.batch_id is null then 'unsorted' else 'lot' end), array_agg(r.d)
+    from (%s) r left join mission_batches b on b.id = r.batch_id
+    where coalesce(r.latitude, r.approx_latitude) is not null and coalesce(r.longitude, r.approx_longitude) is not null
+      and ((r.batch_id is null and r.status in ('draft', 'active')) or (b.status = 'active' and not b.is_system))$q$, source)
+$$;
+--> statement-breakpoint
 -- Missions written: the placed missions on the map before the statement leave their cells, those after it enter theirs.
 -- A lot's state is read after locking the lots involved (for share, in id order): a lot's status changed by another
 -- transaction is committed before, or waits for this one (then its own trigger sees these missions).
 create or replace function maillon_map_cells_missions() returns trigger
 language plpgsql as $$
 declare
+  source text;
   lats float8[];
   lons float8[];
   kinds text[];
@@ -51,35 +65,13 @@ begin
     delete from mission_map_cells;
     return null;
   end if;
-  if TG_OP = 'INSERT' then
-    perform 1 from mission_batches b where b.id in (select batch_id from new_rows) order by b.id for share;
-    select array_agg(lat), array_agg(lon), array_agg(kind), array_agg(d) into lats, lons, kinds, ds from (
-      select coalesce(r.latitude, r.approx_latitude) as lat, coalesce(r.longitude, r.approx_longitude) as lon,
-        case when r.batch_id is null then 'unsorted' else 'lot' end as kind, 1 as d
-      from new_rows r left join mission_batches b on b.id = r.batch_id
-      where coalesce(r.latitude, r.approx_latitude) is not null and coalesce(r.longitude, r.approx_longitude) is not null
-        and ((r.batch_id is null and r.status in ('draft', 'active')) or (b.status = 'active' and not b.is_system))
-    ) changed;
-  elsif TG_OP = 'DELETE' then
-    perform 1 from mission_batches b where b.id in (select batch_id from old_rows) order by b.id for share;
-    select array_agg(lat), array_agg(lon), array_agg(kind), array_agg(d) into lats, lons, kinds, ds from (
-      select coalesce(r.latitude, r.approx_latitude) as lat, coalesce(r.longitude, r.approx_longitude) as lon,
-        case when r.batch_id is null then 'unsorted' else 'lot' end as kind, -1 as d
-      from old_rows r left join mission_batches b on b.id = r.batch_id
-      where coalesce(r.latitude, r.approx_latitude) is not null and coalesce(r.longitude, r.approx_longitude) is not null
-        and ((r.batch_id is null and r.status in ('draft', 'active')) or (b.status = 'active' and not b.is_system))
-    ) changed;
-  else
-    perform 1 from mission_batches b where b.id in (select batch_id from new_rows union select batch_id from old_rows) order by b.id for share;
-    select array_agg(lat), array_agg(lon), array_agg(kind), array_agg(d) into lats, lons, kinds, ds from (
-      select coalesce(r.latitude, r.approx_latitude) as lat, coalesce(r.longitude, r.approx_longitude) as lon,
-        case when r.batch_id is null then 'unsorted' else 'lot' end as kind, r.d
-      from (select *, 1 as d from new_rows union all select *, -1 as d from old_rows) r
-      left join mission_batches b on b.id = r.batch_id
-      where coalesce(r.latitude, r.approx_latitude) is not null and coalesce(r.longitude, r.approx_longitude) is not null
-        and ((r.batch_id is null and r.status in ('draft', 'active')) or (b.status = 'active' and not b.is_system))
-    ) changed;
-  end if;
+  source := case TG_OP
+    when 'INSERT' then 'select *, 1 as d from new_rows'
+    when 'DELETE' then 'select *, -1 as d from old_rows'
+    else 'select *, 1 as d from new_rows union all select *, -1 as d from old_rows'
+  end;
+  execute format('select 1 from mission_batches b where b.id in (select batch_id from (%s) r) order by b.id for share', source);
+  execute maillon_map_cells_changes(source) into lats, lons, kinds, ds;
   if lats is not null then
     perform maillon_map_cells_add(lats, lons, kinds, ds);
   end if;
@@ -139,21 +131,18 @@ $$;
 -- disabled). Locks missions and lots against writes while it counts.
 create or replace function maillon_recount_map_cells() returns void
 language plpgsql as $$
+declare
+  lats float8[];
+  lons float8[];
+  kinds text[];
+  ds int[];
 begin
   lock table missions, mission_batches in share mode;
   delete from mission_map_cells;
-  insert into mission_map_cells (level, kind, y, x, n, lat_sum, lon_sum, lat_sq_sum, lon_sq_sum)
-  select l.level, m.kind, floor(m.lat * 2 ^ l.level / 4)::int, floor(m.lon * 2 ^ l.level / 4)::int,
-    count(*), sum(m.lat), sum(m.lon), sum(m.lat * m.lat), sum(m.lon * m.lon)
-  from (
-    select coalesce(r.latitude, r.approx_latitude) as lat, coalesce(r.longitude, r.approx_longitude) as lon,
-      case when r.batch_id is null then 'unsorted' else 'lot' end as kind
-    from missions r left join mission_batches b on b.id = r.batch_id
-    where coalesce(r.latitude, r.approx_latitude) is not null and coalesce(r.longitude, r.approx_longitude) is not null
-      and ((r.batch_id is null and r.status in ('draft', 'active')) or (b.status = 'active' and not b.is_system))
-  ) m
-  cross join generate_series(0, 8) as l (level)
-  group by 1, 2, 3, 4;
+  execute maillon_map_cells_changes('select *, 1 as d from missions') into lats, lons, kinds, ds;
+  if lats is not null then
+    perform maillon_map_cells_add(lats, lons, kinds, ds);
+  end if;
 end
 $$;
 --> statement-breakpoint
