@@ -79,26 +79,40 @@ begin
 end
 $$;
 --> statement-breakpoint
--- Lots whose status or system flag changed: their placed missions enter or leave the map.
-create or replace function maillon_map_cells_lots() returns trigger
+-- Lots entering the map (d = 1: made active) or leaving it (d = -1): their placed missions enter or leave their cells
+-- as missions of a lot, whatever the lot's state now.
+create or replace function maillon_map_cells_move_lots(ids uuid[], ds int[]) returns void
 language plpgsql as $$
 declare
   lats float8[];
   lons float8[];
   kinds text[];
-  ds int[];
+  moved int[];
 begin
   select array_agg(coalesce(m.latitude, m.approx_latitude)), array_agg(coalesce(m.longitude, m.approx_longitude)), array_agg('lot'::text), array_agg(c.d)
-    into lats, lons, kinds, ds
-  from (
-    select n.id, case when n.status = 'active' and not n.is_system then 1 else -1 end as d
-    from new_rows n join old_rows o on o.id = n.id
-    where (n.status = 'active' and not n.is_system) <> (o.status = 'active' and not o.is_system)
-  ) c
+    into lats, lons, kinds, moved
+  from unnest(ids, ds) as c (id, d)
   join missions m on m.batch_id = c.id
   where coalesce(m.latitude, m.approx_latitude) is not null and coalesce(m.longitude, m.approx_longitude) is not null;
   if lats is not null then
-    perform maillon_map_cells_add(lats, lons, kinds, ds);
+    perform maillon_map_cells_add(lats, lons, kinds, moved);
+  end if;
+end
+$$;
+--> statement-breakpoint
+-- Lots whose status or system flag changed: their placed missions enter or leave the map.
+create or replace function maillon_map_cells_lots() returns trigger
+language plpgsql as $$
+declare
+  ids uuid[];
+  ds int[];
+begin
+  select array_agg(n.id), array_agg(case when n.status = 'active' and not n.is_system then 1 else -1 end)
+    into ids, ds
+  from new_rows n join old_rows o on o.id = n.id
+  where (n.status = 'active' and not n.is_system) <> (o.status = 'active' and not o.is_system);
+  if ids is not null then
+    perform maillon_map_cells_move_lots(ids, ds);
   end if;
   return null;
 end
@@ -108,20 +122,9 @@ $$;
 -- if draft or active; the lot is gone when their own trigger looks for it).
 create or replace function maillon_map_cells_lot_deleted() returns trigger
 language plpgsql as $$
-declare
-  lats float8[];
-  lons float8[];
-  kinds text[];
-  ds int[];
 begin
   if old.status = 'active' and not old.is_system then
-    select array_agg(coalesce(m.latitude, m.approx_latitude)), array_agg(coalesce(m.longitude, m.approx_longitude)), array_agg('lot'::text), array_agg(-1)
-      into lats, lons, kinds, ds
-    from missions m
-    where m.batch_id = old.id and coalesce(m.latitude, m.approx_latitude) is not null and coalesce(m.longitude, m.approx_longitude) is not null;
-    if lats is not null then
-      perform maillon_map_cells_add(lats, lons, kinds, ds);
-    end if;
+    perform maillon_map_cells_move_lots(array[old.id], array[-1]);
   end if;
   return old;
 end

@@ -30,6 +30,8 @@ const located = sql`coalesce(m.latitude, m.approx_latitude) is not null and coal
 const inView = sql`coalesce(m.latitude, m.approx_latitude) between ${p('south')} and ${p('north')}
   and coalesce(m.longitude, m.approx_longitude) between ${p('west')} and ${p('east')}`;
 const unsorted = sql`m.batch_id is null and m.status in ('draft', 'active')`;
+/** The « À trier » that cannot be placed, counted beside the map (few, on missions_unbatched_idx). */
+const unlocatedCounts = sql`(select count(*)::int as unlocated from missions m where ${unsorted} and not (${located})) counts`;
 
 /**
  * The statement of the map for a shape (docs/decisions/038). Every part walks an index in its order and stops at
@@ -63,7 +65,7 @@ function mapSql(withLots: boolean, withView: boolean): SQL {
   return sql`
     with picked as materialized (${picked})
     select counts.unlocated, r.*
-    from (select count(*)::int as unlocated from missions m where ${unsorted} and not (${located})) counts
+    from ${unlocatedCounts}
     left join picked r on true`;
 }
 
@@ -91,10 +93,12 @@ const CELLS_ACROSS_MIN = 4;
 
 const cellSize = (level: number) => 4 / 2 ** level;
 
-/** The grid's level for a view: CELLS_ACROSS / 2 to CELLS_ACROSS cells across its larger side, groups far enough apart to read. */
-function cellLevelFor(view: MissionsMapQuery): number {
-  if (view.south === undefined) return CELL_LEVEL_FRANCE;
-  const span = Math.max(view.east! - view.west!, view.north! - view.south);
+/**
+ * The grid's level for a view's larger side in degrees (none: all of France): CELLS_ACROSS / 2 to CELLS_ACROSS cells
+ * across it, groups far enough apart to read.
+ */
+function cellLevelFor(span: number | null): number {
+  if (span === null) return CELL_LEVEL_FRANCE;
   if (span <= 0) return CELL_LEVEL_MAX;
   return Math.min(CELL_LEVEL_MAX, Math.max(0, Math.floor(Math.log2((CELLS_ACROSS * 4) / span))));
 }
@@ -106,7 +110,7 @@ function cellLevelFor(view: MissionsMapQuery): number {
 function cellsSql(withView: boolean): SQL {
   return sql`
     select counts.unlocated, c.*
-    from (select count(*)::int as unlocated from missions m where ${unsorted} and not (${located})) counts
+    from ${unlocatedCounts}
     left join (
       select y, x, sum(n)::int as n, coalesce(sum(n) filter (where kind = 'unsorted'), 0)::int as unsorted, sum(lat_sum) as lat_sum, sum(lon_sum) as lon_sum,
         sum(lat_sq_sum) as lat_sq_sum, sum(lon_sq_sum) as lon_sq_sum
@@ -173,9 +177,10 @@ export async function getMissionsMapJson(db: Db, query: MissionsMapQuery): Promi
  * drawn mission by mission never misses one.
  */
 async function readGroups(db: Db, query: MissionsMapQuery, withLots: boolean, withView: boolean): Promise<string | null> {
-  const level = cellLevelFor(query);
+  const span = withView ? Math.max(query.east! - query.west!, query.north! - query.south!) : null;
+  const level = cellLevelFor(span);
   const size = cellSize(level);
-  if (withView && Math.max(query.east! - query.west!, query.north! - query.south!) / size < CELLS_ACROSS_MIN) return null;
+  if (span !== null && span / size < CELLS_ACROSS_MIN) return null;
   const statement = preparedSql<CellRow>(db, `admin map cells${withView ? ' view' : ''}`, () => cellsSql(withView));
   const bounds = withView
     ? {
