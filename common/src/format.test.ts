@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToEuros, eurosToCents, formatDate, formatDistance, formatDuration, formatEuros, formatEurosForPrint, formatEurosShort, formatKilometres, maskIban } from './format';
+import { centsToEuros, eurosToCents, formatDate, formatDistance, formatDuration, formatEuros, formatEurosForPrint, formatEurosShort, formatKilometres, formatCount, maskIban } from './format';
 import { formatDepartment, getDepartmentName, DEPARTMENTS } from './departments';
 
 describe('fr-FR formatting', () => {
@@ -53,6 +53,15 @@ describe('departments', () => {
     expect(getDepartmentName('99')).toBe('99');
     expect(formatDepartment('75')).toBe('Paris (75)');
     expect(formatDepartment('XX')).toBe('XX');
+  });
+});
+
+describe('formatCount', () => {
+  it('groups the digits of a whole count as in French', () => {
+    expect(formatCount(7)).toBe('7');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(3001)).toBe('3\u202f001');
+    expect(formatCount(80_000)).toBe('80\u202f000');
   });
 });
 

@@ -68,6 +68,11 @@ export function formatDistance(metres: number | null | undefined): string {
 
 const wholeFormatter = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
 
+/** A whole count with French digit groups: "3 001" (a narrow no-break space). */
+export function formatCount(count: number): string {
+  return wholeFormatter.format(count);
+}
+
 /** A distance to read at a glance (lots, maps): "4,7 km" under 10 km, "86 km" above, "< 1 km" close by. */
 export function formatKilometres(metres: number | null | undefined): string {
   if (metres === null || metres === undefined || !Number.isFinite(metres)) return 'Distance inconnue';

@@ -1,4 +1,5 @@
 import L from 'leaflet';
+import { formatCount } from '@maillon/common/format';
 
 /**
  * Marker icons, drawn in HTML (no image files): a filled disc for a site at its own coordinates, a hollow ring for a
@@ -42,7 +43,7 @@ export function clusterIcon(count: number, colour = '#1e3a8a'): L.DivIcon {
   const size = count < 10 ? 32 : count < 100 ? 38 : count < 1000 ? 46 : 60;
   return L.divIcon({
     className: 'maillon-marker',
-    html: `<span class="flex items-center justify-center rounded-full text-sm font-bold text-white" style="width:${size}px;height:${size}px;background:${colour};border:3px solid rgba(255,255,255,.85);box-shadow:0 1px 4px rgba(0,0,0,.5)">${count.toLocaleString('fr-FR')}</span>`,
+    html: `<span class="flex items-center justify-center rounded-full text-sm font-bold text-white" style="width:${size}px;height:${size}px;background:${colour};border:3px solid rgba(255,255,255,.85);box-shadow:0 1px 4px rgba(0,0,0,.5)">${formatCount(count)}</span>`,
     iconSize: [size, size],
     iconAnchor: [size / 2, size / 2],
   });

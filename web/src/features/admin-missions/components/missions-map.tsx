@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Marker, useMap, useMapEvents } from 'react-leaflet';
 import type { LatLngBounds, LatLngBoundsExpression } from 'leaflet';
 import { FolderInput, Search, X } from 'lucide-react';
+import { formatCount } from '@maillon/common/format';
 import type { MapCluster, MapMission } from '@maillon/common/schemas/admin-missions';
 import { AreaSelection, type SelectionMode } from '@/components/map/area-selection';
 import { ClusterLayer, labelMarker } from '@/components/map/cluster-layer';
@@ -32,14 +33,13 @@ function viewOf(bounds: LatLngBounds): NonNullable<MissionsMapParams['view']> {
   return { south: bounds.getSouth(), west: bounds.getWest(), north: bounds.getNorth(), east: bounds.getEast() };
 }
 
-const count = (n: number) => n.toLocaleString('fr-FR');
 /** Opening a group of missions at one address zooms to a street's scale, not closer. */
 const GROUP_ZOOM_MAX = 16;
 
 /** A group's accessible name: how many missions, of which « À trier ». */
 function groupName(group: MapCluster): string {
-  const unsorted = group.unsorted === group.count ? ', toutes à trier' : group.unsorted > 0 ? `, dont ${count(group.unsorted)} à trier` : '';
-  return `${count(group.count)} mission${group.count > 1 ? 's' : ''} dans ce secteur${unsorted} : zoomer`;
+  const unsorted = group.unsorted === group.count ? ', toutes à trier' : group.unsorted > 0 ? `, dont ${formatCount(group.unsorted)} à trier` : '';
+  return `${formatCount(group.count)} mission${group.count > 1 ? 's' : ''} dans ce secteur${unsorted} : zoomer`;
 }
 
 /**
@@ -184,7 +184,7 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
       />
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {grouped
-          ? `${count(inGroups)} missions sur la carte, regroupées par secteur : ouvrez un groupe pour zoomer sur son secteur et voir ses missions`
+          ? `${formatCount(inGroups)} missions sur la carte, regroupées par secteur : ouvrez un groupe pour zoomer sur son secteur et voir ses missions`
           : `${missions.length} mission${missions.length > 1 ? 's' : ''} sur la carte, ${selectedHere} sélectionnée${selectedHere > 1 ? 's' : ''}`}
         {more ? ' — d’autres missions sont dans cette zone : zoomez puis cherchez dans la zone pour les voir toutes' : ''}
         {unlocatedUnsorted > 0 ? ` · ${unlocatedUnsorted} mission${unlocatedUnsorted > 1 ? 's' : ''} à trier sans position (voir la liste)` : ''}
