@@ -213,11 +213,13 @@ describe('mission_map_cells, kept by triggers', () => {
         })),
       )
       .returning({ id: missions.id });
-    // 40 writers at once: missions moved between lots and out of them, moved on the map, inserted into lots and
+    // 40 writes, 8 at a time: missions moved between lots and out of them, moved on the map, inserted into lots and
     // deleted, while the lots are completed and reopened, some of it rolled back. Each in a transaction, as the
     // services write: two of them may lock lots and cells in opposite orders, and the database layer runs a
-    // transaction PostgreSQL stopped for a deadlock again (retry-transactions.ts).
-    const work = seeded.map(async ({ id }, i) => {
+    // transaction PostgreSQL stopped for a deadlock again (retry-transactions.ts). They run on the pool's 8 connections
+    // at once, no more: a 9th would wait for a connection, behind writers that wait for each other's locks, and on a
+    // loaded machine (CI) that wait went past the pool's 2 s limit (« timeout exceeded when trying to connect »).
+    const write = async ({ id }: { id: string }, i: number) => {
       const lot = lots[(i * 7) % 4]!.id;
       const kind = i % 6;
       await ctx.db
@@ -251,8 +253,12 @@ describe('mission_map_cells, kept by triggers', () => {
         .catch((error: unknown) => {
           if (kind !== 5) throw error;
         });
-    });
-    await Promise.all(work);
+    };
+    let next = 0;
+    const writer = async () => {
+      for (let i = next++; i < seeded.length; i = next++) await write(seeded[i]!, i);
+    };
+    await Promise.all(Array.from({ length: 8 }, writer));
     await expectCellsExact();
   });
 });
