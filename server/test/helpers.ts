@@ -29,6 +29,19 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+/**
+ * Runs `tasks` concurrently, `width` at a time (a task starts as soon as one ends). Tests of concurrent writes use the
+ * pool's size: more tasks than connections only queue for a connection, and on a loaded machine (CI), behind writers
+ * waiting for each other's locks, that queue went past the pool's 2 s limit (« timeout exceeded when trying to connect »).
+ */
+export async function runConcurrently(tasks: (() => Promise<unknown>)[], width: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < tasks.length; i = next++) await tasks[i]!();
+  };
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, worker));
+}
+
 /** A fresh database (PGlite cloned from the migrated template, or a new PostgreSQL database) and the real app. */
 export async function createTestContext(env: Partial<Env> = {}, options: { poolSize?: number } = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maillon-data-'));

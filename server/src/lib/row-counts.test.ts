@@ -4,7 +4,7 @@ import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/d
 import { applications, devices, jobs, learningResources, missionBatches, missions, resourceViews, shipments, technicians } from '../db/schema';
 import type { Db } from '../db/client';
 import { getAdminCounts } from '../modules/dashboard/dashboard.service';
-import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../test/helpers';
+import { as, createAdmin, createTechnician, createTestContext, login, runConcurrently, type TestContext } from '../../test/helpers';
 import { rowsOf } from './change-feed/triggers';
 import { COUNTED_TABLES, countLots, countMissions, devicesNeedingAttentionCountSql, foldDueDevices } from './row-counts';
 
@@ -236,8 +236,9 @@ describe('row counts kept by triggers (decision 027)', () => {
       .values(Array.from({ length: 40 }, (_, i) => ({ title: `C${i}`, batchId: i % 2 ? lotA!.id : null })))
       .returning({ id: missions.id });
     const ids = seeded.map((m) => m.id);
-    // 40 writers at once: moves in both directions, status changes, inserts, deletes, some rolled back.
-    const work = ids.map(async (id, i) => {
+    // 40 writers, 8 at a time on the pool's 8 connections: moves in both directions, status changes, inserts, deletes,
+    // some rolled back.
+    const work = ids.map((id, i) => async () => {
       const kind = i % 5;
       if (kind === 0) await ctx.db.update(missions).set({ batchId: i % 2 ? null : lotB!.id }).where(eq(missions.id, id));
       else if (kind === 1) await ctx.db.update(missions).set({ status: 'active' }).where(eq(missions.id, id));
@@ -251,7 +252,7 @@ describe('row counts kept by triggers (decision 027)', () => {
           })
           .catch(() => undefined);
     });
-    await Promise.all(work);
+    await runConcurrently(work, 8);
     await expectExact();
   });
 
@@ -308,15 +309,17 @@ describe('row counts kept by triggers (decision 027)', () => {
 
     // Today's fold (the scheduled task) while devices are written on other connections: no deadlock, exact counts.
     const days = [today, edge, beyond, later, addDaysToDay(today, -400)];
-    await Promise.all([
-      ...Array.from({ length: 24 }, (_, i) =>
-        ctx.db
-          .update(devices)
-          .set({ batteryExpiry: days[i % days.length]!, functionalState: i % 7 === 0 ? 'Hors service' : 'En fonctionnement' })
-          .where(eq(devices.id, inserted[i % inserted.length]!.id)),
-      ),
-      ...Array.from({ length: 6 }, () => foldDueDevices(ctx.db)),
-    ]);
+    // 24 device writes with 6 folds among them, 8 at a time on the pool's 8 connections.
+    const devicesWritten = Array.from({ length: 24 }, (_, i) => () =>
+      ctx.db
+        .update(devices)
+        .set({ batteryExpiry: days[i % days.length]!, functionalState: i % 7 === 0 ? 'Hors service' : 'En fonctionnement' })
+        .where(eq(devices.id, inserted[i % inserted.length]!.id)),
+    );
+    await runConcurrently(
+      devicesWritten.flatMap((write, i) => (i % 4 === 3 ? [write, () => foldDueDevices(ctx.db)] : [write])),
+      8,
+    );
     await foldDueDevices(ctx.db);
     kept = (await keptAndRecounted(ctx.db)).kept;
     expect(Object.keys(kept).filter((key) => key.startsWith('devices/') && key.slice('devices/'.length) <= edge && /^\d/.test(key.slice('devices/'.length)))).toEqual([]);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { missionBatches, missionMapCells, missions } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
-import { createTestContext, type TestContext } from '../../../test/helpers';
+import { createTestContext, runConcurrently, type TestContext } from '../../../test/helpers';
 
 /**
  * The admin map's cells (decision 041, migration 0034): kept by triggers on missions and lots, they must always equal
@@ -213,12 +213,10 @@ describe('mission_map_cells, kept by triggers', () => {
         })),
       )
       .returning({ id: missions.id });
-    // 40 writes, 8 at a time: missions moved between lots and out of them, moved on the map, inserted into lots and
-    // deleted, while the lots are completed and reopened, some of it rolled back. Each in a transaction, as the
-    // services write: two of them may lock lots and cells in opposite orders, and the database layer runs a
-    // transaction PostgreSQL stopped for a deadlock again (retry-transactions.ts). They run on the pool's 8 connections
-    // at once, no more: a 9th would wait for a connection, behind writers that wait for each other's locks, and on a
-    // loaded machine (CI) that wait went past the pool's 2 s limit (« timeout exceeded when trying to connect »).
+    // 40 writes, 8 at a time on the pool's 8 connections: missions moved between lots and out of them, moved on the
+    // map, inserted into lots and deleted, while the lots are completed and reopened, some of it rolled back. Each in a
+    // transaction, as the services write: two of them may lock lots and cells in opposite orders, and the database
+    // layer runs a transaction PostgreSQL stopped for a deadlock again (retry-transactions.ts).
     const write = async ({ id }: { id: string }, i: number) => {
       const lot = lots[(i * 7) % 4]!.id;
       const kind = i % 6;
@@ -254,11 +252,7 @@ describe('mission_map_cells, kept by triggers', () => {
           if (kind !== 5) throw error;
         });
     };
-    let next = 0;
-    const writer = async () => {
-      for (let i = next++; i < seeded.length; i = next++) await write(seeded[i]!, i);
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await runConcurrently(seeded.map((mission, i) => () => write(mission, i)), 8);
     await expectCellsExact();
   });
 });
