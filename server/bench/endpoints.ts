@@ -35,6 +35,8 @@ export const ENDPOINTS: Endpoint[] = [
   // The spec's call (02-administrator: GET /api/missions), first page, no filter: 100 000 missions most recent first.
   { name: 'Liste des missions (page 1)', area: 'admin', path: () => '/api/missions', check: isArray },
   { name: 'Recherche missions', area: 'admin', path: () => '/api/missions?search=Site%201234&limit=20', check: isArray },
+  // A search nearly every mission matches, as a search box sends its first letters (decision 042: « plus de 1 000 »).
+  { name: 'Recherche missions (large)', area: 'admin', path: () => '/api/missions?search=maintenance&limit=20', check: isArray },
   { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
   { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
   { name: 'Page des factures', area: 'admin', path: () => '/api/invoices?limit=20', check: isArray },
@@ -47,6 +49,7 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Parc DAE (page 1)', area: 'admin', path: () => '/api/devices?limit=20', check: isArray },
   { name: 'Parc DAE (à surveiller)', area: 'admin', path: () => '/api/devices?attention=true&limit=20', check: isArray },
   { name: 'Parc DAE (recherche)', area: 'admin', path: () => '/api/devices?search=SN-B-1234&limit=20', check: isArray },
+  { name: 'Parc DAE (recherche large)', area: 'admin', path: () => '/api/devices?search=a&limit=20', check: isArray },
 ];
 
 /** BENCH_ONLY='<regex>' keeps the endpoints whose name matches (a partial run). */

@@ -9,10 +9,47 @@ export const pageQuery = {
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 };
 
-/** Lists answer a JSON array; the total goes in X-Total-Count. */
-export function setTotal(reply: FastifyReply, total: number): void {
+/**
+ * A search counts its rows up to this many (decision 042): past it, the list's total is « plus de 1 000 » and its pages
+ * walk the list's order instead of sorting every row found.
+ */
+export const TOTAL_CAP = 1000;
+
+/**
+ * Lists answer a JSON array; the total goes in X-Total-Count. A capped total (a search past TOTAL_CAP rows) is sent as
+ * TOTAL_CAP with `X-Total-Capped: true`: there are more rows than that.
+ */
+export function setTotal(reply: FastifyReply, total: number, capped = false): void {
   reply.header('X-Total-Count', String(total));
-  reply.header('Access-Control-Expose-Headers', 'X-Total-Count');
+  if (capped) reply.header('X-Total-Capped', 'true');
+  reply.header('Access-Control-Expose-Headers', capped ? 'X-Total-Count, X-Total-Capped' : 'X-Total-Count');
+}
+
+/** A page of a search whose total may be capped. */
+export interface SearchPage<Row> {
+  rows: Row[];
+  total: number;
+  capped: boolean;
+}
+
+/**
+ * A search's page and total in at most two statements (decision 042). `found` counts the matching rows up to
+ * TOTAL_CAP + 1 and, when they are at most TOTAL_CAP, sorts them for the page (the few rows a selective search finds on
+ * its trigram index). Past the cap nearly every row matches: `walked` reads the page by walking the list's own order
+ * with the search as a filter, which stops after the page instead of sorting thousands of rows. The total is then
+ * TOTAL_CAP, capped, unless the page holds the list's last rows past the cap (its exact size is then known).
+ */
+export async function searchPage<Row>(
+  found: () => Promise<{ total: number; rows: Row[] | null }>,
+  walked: () => Promise<Row[]>,
+  page: { limit: number; offset: number },
+): Promise<SearchPage<Row>> {
+  const first = await found();
+  if (first.total <= TOTAL_CAP) return { rows: first.rows ?? [], total: first.total, capped: false };
+  const rows = await walked();
+  // A page that holds the list's last rows gives its size; an empty page past the end does not.
+  const end = rows.length > 0 && rows.length < page.limit && page.offset + rows.length > TOTAL_CAP;
+  return { rows, total: end ? page.offset + rows.length : TOTAL_CAP, capped: !end };
 }
 
 /**

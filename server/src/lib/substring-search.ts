@@ -37,6 +37,16 @@ export function substringMatchSql(text: SQL, search: string): SQL {
   return fragment === needle ? indexed : sql`(${indexed} and strpos(${text}, (select ${needle}::text)) > 0)`;
 }
 
+/**
+ * `text` contains `search`, case-insensitively, checked row by row: strpos, which no trigram index takes, so a
+ * statement ordered by another index walks that index with this as a filter and stops after its page. The plan for a
+ * search that nearly every row matches (searchPage, decision 042); the needle is a scalar subquery, as above, so the
+ * prepared statement keeps that one plan.
+ */
+export function substringFilterSql(text: SQL, search: string): SQL {
+  return sql`strpos(${text}, (select ${search.toLowerCase()}::text)) > 0`;
+}
+
 /** `coalesce(alias.column, '')` joined by spaces and lowercased: the searched text of a trigram index (migration 0028). */
 function searchedText(alias: string, columns: readonly string[]): SQL {
   return sql.raw(`lower(${columns.map((column) => `coalesce(${alias}.${column}, '')`).join(` || ' ' || `)})`);

@@ -37,7 +37,7 @@ export interface CachedAnswer {
 const ENCODED_SHARE = 0.25;
 
 /** Headers of an answer that belong to its content (the list total), kept with it. */
-const CONTENT_HEADERS = ['x-total-count', 'access-control-expose-headers'];
+const CONTENT_HEADERS = ['x-total-count', 'x-total-capped', 'access-control-expose-headers'];
 
 function cacheKey(request: FastifyRequest): string {
   // The same address gives the same answer to the same account; a different account never shares an entry.

@@ -70,8 +70,11 @@ export const api = {
   delete: <T>(path: string, body?: Body) => request<T>('DELETE', path, body),
 };
 
-/** A list read that also returns the X-Total-Count header (server-side paging). */
-export async function getPage<T>(path: string): Promise<{ items: T[]; total: number }> {
+/**
+ * A list read that also returns the X-Total-Count header (server-side paging). `capped`: a search past the server's cap
+ * (X-Total-Capped, decision 042) — there are more than `total` items.
+ */
+export async function getPage<T>(path: string): Promise<{ items: T[]; total: number; capped: boolean }> {
   let response: Response;
   try {
     response = await (takeEarlyRead(path) ?? fetch(path, { credentials: 'include', headers: { Accept: 'application/json' } }));
@@ -80,7 +83,7 @@ export async function getPage<T>(path: string): Promise<{ items: T[]; total: num
   }
   if (!response.ok) throw new ApiError(response.status, await response.text().catch(() => ''), response.statusText);
   const items = (await response.json()) as T[];
-  return { items, total: Number(response.headers.get('X-Total-Count') ?? items.length) };
+  return { items, total: Number(response.headers.get('X-Total-Count') ?? items.length), capped: response.headers.get('X-Total-Capped') === 'true' };
 }
 
 /** Query string from defined, non-empty values. */

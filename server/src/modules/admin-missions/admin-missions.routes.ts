@@ -175,7 +175,12 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const auth = requireAuth(request);
-      const { items, total } = auth.role === 'admin' ? await listMissions(app.db, request.query) : await listRecruitedMissions(app.db, { auth, ...request.query });
+      if (auth.role === 'admin') {
+        const { items, total, capped } = await listMissions(app.db, request.query);
+        setTotal(reply, total, capped);
+        return items;
+      }
+      const { items, total } = await listRecruitedMissions(app.db, { auth, ...request.query });
       setTotal(reply, total);
       return items;
     },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { missionBatches, missions } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
-import { likePattern } from '../../lib/pagination';
+import { likePattern, TOTAL_CAP } from '../../lib/pagination';
 import { type as, type TestContext, withAdminApp } from '../../../test/helpers';
 import { getMission } from './missions.service';
 import { indexedFragment } from '../../lib/substring-search';
@@ -122,6 +122,46 @@ describe('GET /api/missions: the page built by PostgreSQL (decision 031)', () =>
       const active = await expectedIds(sql`${plainSearch(search.trim())} and status = 'active'`);
       expect(ids(page.json()), `${search} (page, active)`).toEqual(active.slice(2, 5));
       expect(page.headers['x-total-count'], `${search} (page, active)`).toBe(String(active.length));
+    }
+  });
+});
+
+describe('GET /api/missions: a search past 1 000 missions (decision 042)', () => {
+  it('counts up to 1 000, then walks the list order with the search and says « more »', async () => {
+    const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Lot du plafond' }).returning();
+    await ctx.db.insert(missions).values(
+      Array.from({ length: TOTAL_CAP + 60 }, (_, n) => ({
+        title: `Maintenance annuelle ${n}`,
+        location: `${n} avenue Foch, 69006 Lyon`,
+        status: n % 4 ? ('active' as const) : ('draft' as const),
+        batchId: n % 10 ? null : lot!.id,
+        // Ties on the creation time, kept apart by the id.
+        createdAt: new Date(Date.UTC(2026, 0, 1) + (n % 300) * 60_000),
+      })),
+    );
+    const unsorted = sql`batch_id is null and status in ('draft', 'active')`;
+    const cases: [string, ReturnType<typeof sql>, boolean][] = [
+      ['search=maintenance', plainSearch('maintenance'), true],
+      ['search=69006', plainSearch('69006'), true],
+      // « À trier », as the missions tab asks for it: 954 of them, under the cap.
+      ['search=annuelle&unbatched=true', sql`${plainSearch('annuelle')} and ${unsorted}`, false],
+      ['search=annuelle&status=active', sql`${plainSearch('annuelle')} and status = 'active'`, false],
+      ['search=foch&unbatched=true&status=active', sql`${plainSearch('foch')} and batch_id is null and status = 'active'`, false],
+      ['search=annuelle%201', plainSearch('annuelle 1'), false],
+    ];
+    for (const [query, where, pastCap] of cases) {
+      const all = await expectedIds(where);
+      const capped = all.length > TOTAL_CAP;
+      expect(capped, query).toBe(pastCap);
+      for (const [limit, offset] of [[50, 0], [9, 995], [100, all.length - 30], [20, all.length + 5]] as const) {
+        const page = await admin({ method: 'GET', url: `/api/missions?${query}&limit=${limit}&offset=${offset}` });
+        const label = `${query} ${limit} ${offset}`;
+        expect(page.statusCode, label).toBe(200);
+        expect(ids(page.json()), label).toEqual(all.slice(offset, offset + limit));
+        const knownEnd = !capped || (offset + limit >= all.length && offset < all.length);
+        expect(page.headers['x-total-count'], label).toBe(String(knownEnd ? all.length : TOTAL_CAP));
+        expect(page.headers['x-total-capped'], label).toBe(knownEnd ? undefined : 'true');
+      }
     }
   });
 });

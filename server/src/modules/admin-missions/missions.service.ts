@@ -7,13 +7,13 @@ import type { Db, DbOrTx } from '../../db/client';
 import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { pageSql } from '../../lib/pagination';
+import { pageSql, searchPage, TOTAL_CAP } from '../../lib/pagination';
 import { linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { missionColumns, missionOfTuple, missionTupleSql, toMission, type MissionPage } from './admin-missions.mapper';
-import { substringMatchSql } from '../../lib/substring-search';
+import { substringFilterSql, substringMatchSql } from '../../lib/substring-search';
 
 const MISSION_NOT_FOUND = 'Mission introuvable';
 const LOT_NOT_FOUND = 'Lot introuvable';
@@ -51,32 +51,44 @@ const MISSION_ORDER = sql.raw('missions.created_at desc, missions.id desc');
 /**
  * The admin list: one statement answers the page (one JSON value, missionTupleSql) and its total. Without a search the
  * page walks an index in the (created_at, id) order and stops after `limit` rows; the total is read from the counts the
- * database keeps (decision 027), or counted over missions_batch_idx within a lot. A search finds its missions once
- * (trigram index), for the total and the page.
+ * database keeps (decision 027), or counted over missions_batch_idx within a lot. A search counts the missions it finds
+ * (trigram index) up to TOTAL_CAP + 1 and sorts them for the page; past the cap, its page walks the (created_at, id)
+ * order with the search as a filter (searchPage, decision 042).
  */
-export async function listMissions(db: Db, filters: MissionListFilters): Promise<{ items: Mission[]; total: number }> {
-  const where: SQL[] = [];
-  if (filters.search) where.push(missionSearchFilter(filters.search));
-  if (filters.batchId) where.push(sql`${missions.batchId} = ${filters.batchId}`);
+export async function listMissions(db: Db, filters: MissionListFilters): Promise<{ items: Mission[]; total: number; capped: boolean }> {
+  const others: SQL[] = [];
+  if (filters.batchId) others.push(sql`${missions.batchId} = ${filters.batchId}`);
   if (filters.unbatched) {
-    where.push(sql`${missions.batchId} is null`);
-    if (!filters.status) where.push(sql`${missions.status} in ('draft', 'active')`);
+    others.push(sql`${missions.batchId} is null`);
+    if (!filters.status) others.push(sql`${missions.status} in ('draft', 'active')`);
   }
-  if (filters.status) where.push(sql`${missions.status} = ${filters.status}`);
-  const condition = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  if (filters.status) others.push(sql`${missions.status} = ${filters.status}`);
+  const whereOf = (conditions: SQL[]) => (conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
   const page = pageSql(filters.limit, filters.offset);
   const pageJson = (from: SQL) =>
     sql`coalesce((select json_agg(${missionTupleSql} order by ${MISSION_ORDER}) from ${from} left join mission_batches b on b.id = missions.batch_id), '[]')`;
-  const result = filters.search
-    ? await db.execute<MissionPage>(sql`
-        with found as materialized (select id, created_at from missions ${condition})
-        select (select count(*)::int from found) as total,
-          ${pageJson(sql`(select id from found order by created_at desc, id desc ${page}) p join missions on missions.id = p.id`)} as missions`)
-    : await db.execute<MissionPage>(sql`
-        select ${filters.batchId ? sql`(select count(*)::int from missions ${condition})` : missionsCountSql(filters)} as total,
-          ${pageJson(sql`(select * from missions ${condition} order by ${MISSION_ORDER} ${page}) missions`)} as missions`);
-  const row = result.rows[0]!;
-  return { items: row.missions.map(missionOfTuple), total: Number(row.total) };
+  const walk = (conditions: SQL[]) => pageJson(sql`(select * from missions ${whereOf(conditions)} order by ${MISSION_ORDER} ${page}) missions`);
+  const { search } = filters;
+  if (search) {
+    const { rows, total, capped } = await searchPage(
+      async () => {
+        const row = (
+          await db.execute<{ total: number; missions: MissionPage['missions'] | null }>(sql`
+            with found as materialized (select id, created_at from missions ${whereOf([missionSearchFilter(search), ...others])} limit ${TOTAL_CAP + 1})
+            select (select count(*)::int from found) as total,
+              case when (select count(*) from found) <= ${TOTAL_CAP}
+                then ${pageJson(sql`(select id from found order by created_at desc, id desc ${page}) p join missions on missions.id = p.id`)} end as missions`)
+        ).rows[0]!;
+        return { total: Number(row.total), rows: row.missions };
+      },
+      async () => (await db.execute<{ missions: MissionPage['missions'] }>(sql`select ${walk([substringFilterSql(missionSearchText, search), ...others])} as missions`)).rows[0]!.missions,
+      filters,
+    );
+    return { items: rows.map(missionOfTuple), total, capped };
+  }
+  const total = filters.batchId ? sql`(select count(*)::int from missions ${whereOf(others)})` : missionsCountSql(filters);
+  const row = (await db.execute<MissionPage>(sql`select ${total} as total, ${walk(others)} as missions`)).rows[0]!;
+  return { items: row.missions.map(missionOfTuple), total: Number(row.total), capped: false };
 }
 
 export async function getMission(db: DbOrTx, missionId: string): Promise<Mission> {

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { addDaysToDay, parisDay } from '@maillon/common/device-rules';
 import { devices, missions } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
-import { likePattern } from '../../lib/pagination';
+import { likePattern, TOTAL_CAP } from '../../lib/pagination';
 import { type as, type TestContext, withAdminApp } from '../../../test/helpers';
 import { attentionLimitDay, getDevice } from './devices.service';
 
@@ -85,6 +85,47 @@ describe('GET /api/devices: the page built by PostgreSQL (decision 031)', () => 
         expect(page.statusCode, query).toBe(200);
         expect(page.json().map((d: { id: string }) => d.id), `${query} ${limit} ${offset}`).toEqual(all.slice(offset, offset + limit));
         expect(page.headers['x-total-count'], `${query} ${limit} ${offset}`).toBe(String(all.length));
+        expect(page.headers['x-total-capped'], `${query} ${limit} ${offset}`).toBeUndefined();
+      }
+    }
+  });
+
+  it('counts a search up to 1 000 devices, and past that walks the order and says « more » (decision 042)', async () => {
+    const many = TOTAL_CAP + 80;
+    await ctx.db.insert(devices).values(
+      Array.from({ length: many }, (_, n) => ({
+        serialNumber: `LYO-${n}`,
+        serialKey: `LYO${String(n).padStart(5, '0')}`,
+        city: 'Lyon',
+        postalCode: '69003',
+        functionalState: n % 17 === 0 ? 'Hors service' : 'En fonctionnement',
+        // Many ties on the soonest date, some without any date (last).
+        batteryExpiry: n % 9 ? day((n * 37) % 400 - 100) : null,
+        nextMaintenanceDue: n % 5 ? day((n * 11) % 300) : null,
+      })),
+    );
+    const cases: [string, ReturnType<typeof sql>, boolean][] = [
+      // Words only (a plain pattern), digits (the trigram fragment), a filter beside the search, and a search that
+      // finds fewer than the cap: its total stays exact.
+      ['search=lyon', plainSearch('lyon'), true],
+      ['search=69003', plainSearch('69003'), true],
+      ['search=lyo&state=En%20fonctionnement', sql`${plainSearch('lyo')} and functional_state = 'En fonctionnement'`, true],
+      ['search=lyo-1', plainSearch('lyo-1'), false],
+    ];
+    for (const [query, where, pastCap] of cases) {
+      const all = await expectedIds(where);
+      const capped = all.length > TOTAL_CAP;
+      expect(capped, query).toBe(pastCap);
+      for (const [limit, offset] of [[20, 0], [7, 993], [100, all.length - 40], [20, all.length - 5], [20, all.length + 10]] as const) {
+        const page = await admin({ method: 'GET', url: `/api/devices?${query}&limit=${limit}&offset=${offset}` });
+        const label = `${query} ${limit} ${offset}`;
+        expect(page.statusCode, label).toBe(200);
+        expect(page.json().map((d: { id: string }) => d.id), label).toEqual(all.slice(offset, offset + limit));
+        // Past the cap the total is exact only once a page reaches the end of the list beyond the cap.
+        const knownEnd = !capped || (offset + limit >= all.length && offset < all.length);
+        expect(page.headers['x-total-count'], label).toBe(String(knownEnd ? all.length : TOTAL_CAP));
+        expect(page.headers['x-total-capped'], label).toBe(knownEnd ? undefined : 'true');
+        if (!knownEnd) expect(page.headers['access-control-expose-headers'], label).toBe('X-Total-Count, X-Total-Capped');
       }
     }
   });

@@ -3,8 +3,8 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
 import { allRowsCountSql, devicesNeedingAttentionCountSql } from '../../lib/row-counts';
-import { substringMatchSql } from '../../lib/substring-search';
-import { epochMsOf, pageSql } from '../../lib/pagination';
+import { substringFilterSql, substringMatchSql } from '../../lib/substring-search';
+import { epochMsOf, pageSql, searchPage, TOTAL_CAP, type SearchPage } from '../../lib/pagination';
 
 /** Drizzle queries of the device registry, explicit columns only. */
 
@@ -214,15 +214,14 @@ export type DevicePageRow = { [K in keyof DeviceRow]: Date extends DeviceRow[K] 
 };
 
 /**
- * One page of the registry, soonest due first, and its total, in one statement. The page walks devices_next_due_idx
- * (the same expression, then the serial key) and stops after the page (decision 029); its visits are counted for its
- * devices only, and it comes back as one JSON value. The total: without a filter, or with « à surveiller » alone, the
- * counts the database keeps (row_counts: a key per state or attention day, decision 027, the same read as the Parc DAE
- * badge); a search counts the devices it finds once (trigram index) for the total and the page; else a count.
+ * One page of the registry, soonest due first, and its total. The page walks devices_next_due_idx (the same expression,
+ * then the serial key) and stops after the page (decision 029); its visits are counted for its devices only, and it
+ * comes back as one JSON value. The total: without a filter, or with « à surveiller » alone, the counts the database
+ * keeps (row_counts: a key per state or attention day, decision 027, the same read as the Parc DAE badge); else a
+ * count, in the page's statement. A search counts the devices it finds (trigram index) up to TOTAL_CAP + 1 and sorts
+ * them for the page; past the cap, its page walks the index with the search as a filter (searchPage, decision 042).
  */
-export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<{ rows: DevicePageRow[]; total: number }> {
-  const where = listConditions(filters, limitDay);
-  const condition = where.length ? sql`where ${and(...where)}` : sql``;
+export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<SearchPage<DevicePageRow>> {
   const page = (from: SQL) => sql`
     coalesce((select json_agg(page order by page."nextDueOn" asc nulls last, page."serialKey") from (
       select p.*, (select count(*) from missions vm where vm.device_id = p."id") as "visitCount", ${withoutReportCountSql} as "withoutReportCount"
@@ -231,22 +230,36 @@ export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitD
         from ${from} order by ${pageOrder} ${pageSql(filters.limit, filters.offset)}
       ) p
     ) page), '[]')`;
-  let result;
-  if (filters.search) {
-    result = await db.execute<{ total: number; devices: DevicePageRow[] }>(sql`
-      with found as materialized (select id from devices ${condition})
-      select (select count(*)::int from found) as total, ${page(sql`found join devices on devices.id = found.id`)} as devices`);
-  } else {
-    const total =
-      filters.state || filters.dueBefore
-        ? sql`(select count(*)::int from devices ${condition})`
-        : filters.attention
-          ? devicesNeedingAttentionCountSql(limitDay)
-          : allRowsCountSql('devices');
-    result = await db.execute<{ total: number; devices: DevicePageRow[] }>(sql`select ${total} as total, ${page(sql`devices ${condition}`)} as devices`);
+  const whereOf = (conditions: SQL[]) => (conditions.length ? sql`where ${and(...conditions)}` : sql``);
+  const others = listConditions({ ...filters, search: undefined }, limitDay);
+  const { search } = filters;
+  if (search) {
+    return searchPage(
+      async () => {
+        const row = (
+          await db.execute<{ total: number; devices: DevicePageRow[] | null }>(sql`
+            with found as materialized (select id from devices ${whereOf([substringMatchSql(deviceSearchText, search), ...others])} limit ${TOTAL_CAP + 1})
+            select (select count(*)::int from found) as total,
+              case when (select count(*) from found) <= ${TOTAL_CAP} then ${page(sql`found join devices on devices.id = found.id`)} end as devices`)
+        ).rows[0]!;
+        return { total: Number(row.total), rows: row.devices };
+      },
+      async () => {
+        const walk = sql`select ${page(sql`devices ${whereOf([substringFilterSql(deviceSearchText, search), ...others])}`)} as devices`;
+        return (await db.execute<{ devices: DevicePageRow[] }>(walk)).rows[0]!.devices;
+      },
+      filters,
+    );
   }
-  const row = result.rows[0]!;
-  return { rows: row.devices, total: Number(row.total) };
+  const condition = whereOf(others);
+  const total =
+    filters.state || filters.dueBefore
+      ? sql`(select count(*)::int from devices ${condition})`
+      : filters.attention
+        ? devicesNeedingAttentionCountSql(limitDay)
+        : allRowsCountSql('devices');
+  const row = (await db.execute<{ total: number; devices: DevicePageRow[] }>(sql`select ${total} as total, ${page(sql`devices ${condition}`)} as devices`)).rows[0]!;
+  return { rows: row.devices, total: Number(row.total), capped: false };
 }
 
 /** A device's missions, newest first, with the lot, its recruit and the recruit's progress. */

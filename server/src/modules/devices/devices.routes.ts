@@ -26,8 +26,8 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: deviceListQuerySchema.extend(pageQuery), response: { 200: z.array(deviceListItemSchema) } },
     },
     async (request, reply) => {
-      const { items, total } = await service.listDevices(app.db, request.query);
-      setTotal(reply, total);
+      const { items, total, capped } = await service.listDevices(app.db, request.query);
+      setTotal(reply, total, capped);
       return items;
     },
   );

@@ -175,7 +175,10 @@ export function attentionLimitDay(today: string = parisDay()): string {
   return addDaysToDay(today, ATTENTION_WINDOW_DAYS);
 }
 
-export async function listDevices(db: Db, query: DeviceListQuery & { limit: number; offset: number }): Promise<{ items: DeviceListItem[]; total: number }> {
+export async function listDevices(
+  db: Db,
+  query: DeviceListQuery & { limit: number; offset: number },
+): Promise<{ items: DeviceListItem[]; total: number; capped: boolean }> {
   const today = parisDay();
   const limitDay = attentionLimitDay(today);
   const dueBefore = query.due ? (query.due === 'expired' ? addDaysToDay(today, -1) : addDaysToDay(today, Number(query.due))) : undefined;
@@ -188,9 +191,9 @@ export async function listDevices(db: Db, query: DeviceListQuery & { limit: numb
     limit: query.limit,
     offset: query.offset,
   };
-  const { rows, total } = await repo.listDevices(db, filters, limitDay);
+  const { rows, total, capped } = await repo.listDevices(db, filters, limitDay);
   const items = rows.map((row) => Object.assign(toDevice(row), { visitCount: row.visitCount, withoutReportCount: row.withoutReportCount }));
-  return { items, total };
+  return { items, total, capped };
 }
 
 export async function getDevice(db: DbOrTx, deviceId: string): Promise<Device> {

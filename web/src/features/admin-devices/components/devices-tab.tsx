@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { FileSpreadsheet, HeartPulse, Plus, X } from 'lucide-react';
 import { DEVICE_STATES, type DeviceState } from '@maillon/common/enums';
+import { formatCount } from '@maillon/common/format';
 import { DUE_SUBJECT_LABELS, DUE_SUBJECTS, type DueFilter, type DueSubject } from '@maillon/common/schemas/devices';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Badge } from '@/components/ui/badge';
@@ -34,6 +35,7 @@ export function DevicesTab() {
   const list = useDevices(filters);
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
+  const capped = list.data?.capped ?? false;
   const hasFilters = Boolean(search || state || due || attention);
   const reset = <T,>(setter: (value: T) => void) => (value: T) => {
     setter(value);
@@ -95,7 +97,9 @@ export function DevicesTab() {
         </label>
       </form>
       <div className="mb-3 flex items-center justify-between gap-3 text-sm text-muted-foreground">
-        <p role="status">{list.isSuccess ? `${total} défibrillateur${total > 1 ? 's' : ''}` : ' '}</p>
+        <p role="status">
+          {list.isSuccess ? `${capped ? 'Plus de ' : ''}${formatCount(total)} défibrillateur${total > 1 ? 's' : ''}` : ' '}
+        </p>
         {hasFilters ? (
           <Button
             variant="ghost"
@@ -186,7 +190,7 @@ export function DevicesTab() {
           </table>
         </div>
       )}
-      <Pager className="mt-4" offset={offset} limit={DEVICES_PAGE_SIZE} total={total} onChange={setOffset} label="Pages du parc" />
+      <Pager className="mt-4" offset={offset} limit={DEVICES_PAGE_SIZE} total={total} capped={capped} onChange={setOffset} label="Pages du parc" />
 
       <DeviceDialog deviceId={openId} onClose={() => setOpenId(null)} />
       {creating ? (
