@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { PLAN_EACH_CALL } from '../db/prepared-statements';
 import { likePattern } from './pagination';
 
 /**
@@ -26,13 +27,14 @@ export function indexedFragment(needle: string): string | null {
  *
  * With a fragment, both values are scalar subqueries: the planner cannot read them, in a custom plan as in the generic
  * one, so the prepared statement keeps its generic plan (through the index, right for a few rows) instead of being
- * planned on every call (0.5–0.8 ms). A search of words only stays a plain parameter: the planner reads the pattern and
- * may rightly prefer reading the table for a word every row holds (the index then costs twice as much).
+ * planned on every call (0.5–0.8 ms). A search of words only stays a plain parameter, and its statement is planned on
+ * every call (PLAN_EACH_CALL): the planner reads the pattern and may rightly prefer reading the table for a word every
+ * row holds, or that no index can take (« a »: a generic plan read the whole trigram index, 70 ms at 100 000 missions).
  */
 export function substringMatchSql(text: SQL, search: string): SQL {
   const needle = search.toLowerCase();
   const fragment = indexedFragment(needle);
-  if (!fragment) return sql`${text} like ${likePattern(needle)}`;
+  if (!fragment) return sql`${text} like ${sql.raw(PLAN_EACH_CALL)} ${likePattern(needle)}`;
   const indexed = sql`${text} like (select ${likePattern(fragment)}::text)`;
   return fragment === needle ? indexed : sql`(${indexed} and strpos(${text}, (select ${needle}::text)) > 0)`;
 }
@@ -62,12 +64,37 @@ const invoiceSearchText = (alias: string) => searchedText(alias, ['reference', '
 /** A parcel's searched text (shipments_search_trgm_idx). */
 const shipmentSearchText = (alias: string) => searchedText(alias, ['mission_title', 'destination', 'content', 'tracking_number']);
 
+const ownSearchText = (table: 'invoices' | 'shipments', alias: string) => (table === 'invoices' ? invoiceSearchText(alias) : shipmentSearchText(alias));
+
 /**
  * The ids of `table`'s rows whose own text contains `search` or whose technician's does, as a subquery: each side
  * found on its trigram index (an OR across the join would read every row).
  */
 export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', search: string): SQL {
-  const own = table === 'invoices' ? invoiceSearchText('r') : shipmentSearchText('r');
+  const own = ownSearchText(table, 'r');
   return sql`(select r.id from ${sql.raw(table)} r where ${substringMatchSql(own, search)}
     union select r.id from ${sql.raw(table)} r join technicians t on t.id = r.technician_id where ${substringMatchSql(technicianSearchText('t'), search)})`;
+}
+
+/**
+ * A search's found rows for searchPage (decision 042): the ids of `table`'s rows under `others` (conditions naming the
+ * table itself) whose own text or whose technician's contains `search`, at most `cap` from each side. Each side stops
+ * after `cap` rows, and their union holds more than `cap - 1` ids exactly when the whole search does.
+ */
+export function foundWithTechnicianSql(table: 'invoices' | 'shipments', search: string, others: SQL[], cap: number): SQL {
+  const name = sql.raw(table);
+  const rest = others.length ? sql` and ${sql.join(others, sql` and `)}` : sql``;
+  return sql`(select ${name}.id from ${name} where ${substringMatchSql(ownSearchText(table, table), search)}${rest} limit ${cap})
+    union (select ${name}.id from ${name} join technicians mt on mt.id = ${name}.technician_id
+      where ${substringMatchSql(technicianSearchText('mt'), search)}${rest} limit ${cap})`;
+}
+
+/**
+ * The same rows as matchingWithTechnicianSql, as a row filter on `table` (substringFilterSql): for the walk of a search
+ * past the cap (searchPage, decision 042).
+ */
+export function withTechnicianFilterSql(table: 'invoices' | 'shipments', search: string): SQL {
+  const name = sql.raw(table);
+  return sql`(${substringFilterSql(ownSearchText(table, table), search)}
+    or exists (select 1 from technicians mt where mt.id = ${name}.technician_id and ${substringFilterSql(technicianSearchText('mt'), search)}))`;
 }

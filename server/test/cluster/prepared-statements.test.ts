@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openPostgres, type Database } from '../../src/db/client';
-import { MAX_STATEMENTS_PER_CONNECTION } from '../../src/db/prepared-statements';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { MAX_STATEMENTS_PER_CONNECTION, PLAN_EACH_CALL } from '../../src/db/prepared-statements';
+import { substringMatchSql } from '../../src/lib/substring-search';
 import { createTestContext, type TestContext } from '../helpers';
 
 /**
@@ -71,6 +73,22 @@ describe('named statements', () => {
     const result = await database.db.transaction((tx) => tx.execute<{ n: number }>(sql`select ${5}::int as n /* probe-d */`));
     expect(result.rows).toEqual([{ n: 5 }]);
     expect(await preparedLike('%probe-d%')).toHaveLength(1);
+  });
+
+  it('leaves a text holding PLAN_EACH_CALL unnamed: a search of words is planned with its pattern on every call (decision 042)', async () => {
+    const search = substringMatchSql(sql`lower(x)`, 'Maintenance');
+    const matches: Record<string, number> = { a: 2, zz: 1, maint: 1 };
+    for (const word of ['a', 'zz', 'maint', 'a', 'zz', 'a', 'a', 'maint']) {
+      const result = await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from (values ('Maintenance'), ('Zz top'), ('Avant')) v(x) where ${substringMatchSql(sql`lower(x)`, word)} /* probe-g */`,
+      );
+      expect(result.rows[0]?.n, word).toBe(matches[word]);
+    }
+    expect(await preparedLike('%probe-g%')).toEqual([]);
+    // A search holding digits keeps its statement named: its fragment is a scalar subquery, one generic plan serves.
+    await database.db.execute(sql`select count(*) from (values ('SN 1234')) v(x) where ${substringMatchSql(sql`lower(x)`, 'sn 1234')} /* probe-h */`);
+    expect(await preparedLike('%probe-h%')).toHaveLength(1);
+    expect(new PgDialect().sqlToQuery(search).sql).toContain(PLAN_EACH_CALL);
   });
 
   it(`prepares at most ${MAX_STATEMENTS_PER_CONNECTION} distinct texts per connection; the others still run, unnamed`, async () => {

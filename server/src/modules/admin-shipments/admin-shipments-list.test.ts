@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { missionBatches, shipments } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
+import { TOTAL_CAP } from '../../lib/pagination';
 import { type as, createTechnician, type TestContext, withAdminApp } from '../../../test/helpers';
 import { getShipmentView } from './admin-shipments.service';
 
@@ -57,3 +58,50 @@ describe('GET /api/shipments/admin: the page built by PostgreSQL (decision 031)'
     }
   });
 });
+
+describe('GET /api/shipments/admin: a search past 1 000 parcels (decision 042)', () => {
+  it('counts up to 1 000 over its own text and its technician’s, then walks the order and says « more »', async () => {
+    const { technician: capucine } = await createTechnician(ctx.db, { firstName: 'Capucine', lastName: 'Lefort' });
+    const { technician: zoe } = await createTechnician(ctx.db, { firstName: 'Zoé', lastName: 'Roux' });
+    // Capucine's 850 match « cap » by her name; of the 200 without a technician and Zoé's 150, one in two by its own text.
+    const owners = [...Array<string | null>(850).fill(capucine.id), ...Array<string | null>(200).fill(null), ...Array<string | null>(150).fill(zoe.id)];
+    await ctx.db.insert(shipments).values(
+      owners.map((technicianId, n) => ({
+        technicianId,
+        status: n % 4 ? ('in_transit' as const) : ('delivered' as const),
+        content: n >= 850 && n % 2 ? `Capteur ${n}` : `Batterie ${n}`,
+        destination: `Relais ${n}`,
+        createdAt: at(`2026-04-01 00:${String(Math.floor((n % 600) / 10)).padStart(2, '0')}:00+00`),
+      })),
+    );
+    const own = sql`lower(coalesce(s.mission_title, '') || ' ' || coalesce(s.destination, '') || ' ' || coalesce(s.content, '') || ' ' || coalesce(s.tracking_number, ''))`;
+    const its = sql`lower(coalesce(t.first_name, '') || ' ' || coalesce(t.last_name, '') || ' ' || coalesce(t.first_name, '') || ' ' || coalesce(t.email, '') || ' ' || coalesce(t.company_name, ''))`;
+    const found = (needle: string) => sql`(${own} like ${`%${needle}%`} or coalesce(${its} like ${`%${needle}%`}, false))`;
+    const expected = async (where: ReturnType<typeof sql>) =>
+      rowsOf<{ id: string }>(
+        await ctx.db.execute(sql`select s.id from shipments s left join technicians t on t.id = s.technician_id where ${where} order by s.created_at desc, s.id desc`),
+      ).map((r) => r.id);
+    const cases: [string, ReturnType<typeof sql>, boolean][] = [
+      ['search=cap', found('cap'), true],
+      ['search=relais', found('relais'), true],
+      ['search=cap&status=in_transit', sql`${found('cap')} and s.status = 'in_transit'`, false],
+      [`search=capteur`, found('capteur'), false],
+      [`search=relais&technicianId=${zoe.id}`, sql`${found('relais')} and s.technician_id = ${zoe.id}`, false],
+    ];
+    for (const [query, where, pastCap] of cases) {
+      const all = await expected(where);
+      const capped = all.length > TOTAL_CAP;
+      expect(capped, query).toBe(pastCap);
+      for (const [limit, offset] of [[20, 0], [9, 995], [50, all.length - 20], [20, all.length + 5]] as const) {
+        const page = await admin({ method: 'GET', url: `/api/shipments/admin?${query}&limit=${limit}&offset=${offset}` });
+        const label = `${query} ${limit} ${offset}`;
+        expect(page.statusCode, label).toBe(200);
+        expect(page.json().map((x: { id: string }) => x.id), label).toEqual(all.slice(offset, offset + limit));
+        const knownEnd = !capped || (offset + limit >= all.length && offset < all.length);
+        expect(page.headers['x-total-count'], label).toBe(String(knownEnd ? all.length : TOTAL_CAP));
+        expect(page.headers['x-total-capped'], label).toBe(knownEnd ? undefined : 'true');
+      }
+    }
+  });
+});
+

@@ -33,8 +33,8 @@ export const adminShipmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: shipmentListQuerySchema.extend(pageQuery), response: { 200: z.array(shipmentSchema) } },
     },
     async (request, reply) => {
-      const { items, total } = await listShipments(app.db, request.query);
-      setTotal(reply, total);
+      const { items, total, capped } = await listShipments(app.db, request.query);
+      setTotal(reply, total, capped);
       return items;
     },
   );

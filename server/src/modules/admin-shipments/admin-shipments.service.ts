@@ -16,9 +16,9 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, shipments, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
+import { epochMsSql, likePattern, pageSql, searchPage, TOTAL_CAP } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
-import { matchingWithTechnicianSql } from '../../lib/substring-search';
+import { foundWithTechnicianSql, matchingWithTechnicianSql, withTechnicianFilterSql } from '../../lib/substring-search';
 import { listTechnicianOptions } from '../../lib/technician-options';
 import { getRecruitedTechnicianId, lotsWithRecruit } from '../lifecycle/lifecycle.service';
 
@@ -106,33 +106,52 @@ function shipmentOfTuple(tuple: ShipmentTuple): Shipment {
 }
 
 /**
- * The admin list: filtered, searched and paged on the server, newest first, in one statement: the page as one JSON
- * value (walking shipments_created_idx), and its total: the counts the database keeps (row_counts by status, decision
- * 027) without a technician, lot or search, else a count.
+ * The admin list: filtered, searched and paged on the server, newest first. Without a search, one statement: the page
+ * as one JSON value (walking shipments_created_idx), and its total: the counts the database keeps (row_counts by
+ * status, decision 027) without a technician or lot, else a count. A search counts the parcels it finds (both trigram
+ * indexes) up to TOTAL_CAP + 1 and sorts them for the page; past the cap, its page walks the order with the search as
+ * a filter (searchPage, decision 042).
  */
 export async function listShipments(
   db: Db,
   query: ShipmentListQuery & { limit: number; offset: number },
-): Promise<{ items: Shipment[]; total: number }> {
-  const conditions = filterConditions(query);
+): Promise<{ items: Shipment[]; total: number; capped: boolean }> {
+  const others = filterConditions({ ...query, search: undefined });
   const status = query.status && query.status !== 'all' ? query.status : null;
-  if (status) conditions.push(eq(shipments.status, status));
-  const condition = conditions.length ? sql`where ${and(...conditions)}` : sql``;
-  const from = sql`shipments left join technicians on technicians.id = shipments.technician_id ${condition}`;
+  if (status) others.push(eq(shipments.status, status));
+  const pageJson = (conditions: SQL[]) => sql`
+      coalesce((select json_agg(${shipmentTupleSql} order by s.created_at desc, s.id desc) from (
+        select shipments.*, ${technicianName} as technician_name
+        from shipments left join technicians on technicians.id = shipments.technician_id ${conditions.length ? sql`where ${and(...conditions)}` : sql``}
+        order by shipments.created_at desc, shipments.id desc ${pageSql(query.limit, query.offset)}
+      ) s), '[]')`;
+  const { search } = query;
+  if (search) {
+    const { rows, total, capped } = await searchPage(
+      async () => {
+        const row = (
+          await db.execute<{ total: number; shipments: ShipmentTuple[] | null }>(sql`
+            with found as materialized (${foundWithTechnicianSql('shipments', search, others, TOTAL_CAP + 1)})
+            select (select count(*)::int from found) as total,
+              case when (select count(*) from found) <= ${TOTAL_CAP} then ${pageJson([sql`shipments.id in (select id from found)`])} end as shipments`)
+        ).rows[0]!;
+        return { total: Number(row.total), rows: row.shipments };
+      },
+      async () =>
+        (await db.execute<{ shipments: ShipmentTuple[] }>(sql`select ${pageJson([...others, withTechnicianFilterSql('shipments', search)])} as shipments`)).rows[0]!
+          .shipments,
+      query,
+    );
+    return { items: rows.map(shipmentOfTuple), total, capped };
+  }
   const total =
-    query.technicianId || query.batchId || query.search
-      ? sql`(select count(*)::int from ${from})`
+    query.technicianId || query.batchId
+      ? sql`(select count(*)::int from shipments where ${and(...others)})`
       : status
         ? statusCountSql('shipments', [status])
         : allRowsCountSql('shipments');
-  const result = await db.execute<{ total: number; shipments: ShipmentTuple[] }>(sql`
-    select ${total} as total,
-      coalesce((select json_agg(${shipmentTupleSql} order by s.created_at desc, s.id desc) from (
-        select shipments.*, ${technicianName} as technician_name from ${from}
-        order by shipments.created_at desc, shipments.id desc ${pageSql(query.limit, query.offset)}
-      ) s), '[]') as shipments`);
-  const row = result.rows[0]!;
-  return { items: row.shipments.map(shipmentOfTuple), total: Number(row.total) };
+  const row = (await db.execute<{ total: number; shipments: ShipmentTuple[] }>(sql`select ${total} as total, ${pageJson(others)} as shipments`)).rows[0]!;
+  return { items: row.shipments.map(shipmentOfTuple), total: Number(row.total), capped: false };
 }
 
 /** Counts per status pill under the current filters. */

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { invoices, invoicesFiles, payoutBatches, payoutBatchLines, storedFiles, transfers } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
+import { TOTAL_CAP } from '../../lib/pagination';
 import { type as, createTechnician, type TestContext, withAdminApp } from '../../../test/helpers';
 import { adminInvoiceById } from './money.service';
 
@@ -106,6 +107,53 @@ describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () =>
         expect(page.statusCode, query).toBe(200);
         expect(page.json().map((i: { id: string }) => i.id), `${query} ${limit} ${offset}`).toEqual(all.slice(offset, offset + limit));
         expect(page.headers['x-total-count'], `${query} ${limit} ${offset}`).toBe(String(all.length));
+      }
+    }
+  });
+});
+
+describe('GET /api/invoices: a search past 1 000 invoices (decision 042)', () => {
+  it('counts up to 1 000 over its own text and its technician’s, then walks the order and says « more »', async () => {
+    const { technician: capucine } = await createTechnician(ctx.db, { firstName: 'Capucine', lastName: 'Lefort' });
+    const { technician: bernard } = await createTechnician(ctx.db, { firstName: 'Bernard', lastName: 'Capet' });
+    const { technician: zoe } = await createTechnician(ctx.db, { firstName: 'Zoé', lastName: 'Roux' });
+    const owners = [...Array<string>(600).fill(capucine.id), ...Array<string>(300).fill(bernard.id), ...Array<string>(200).fill(zoe.id)];
+    await ctx.db.insert(invoices).values(
+      owners.map((technicianId, n) => ({
+        technicianId,
+        status: n % 3 ? ('Facture envoyée' as const) : ('Mission à terminer' as const),
+        reference: `FAC-${n}`,
+        // Zoé's match « cap » by their own text only; every tenth of the others too (both sides find them).
+        missionTitle: technicianId === zoe.id || n % 10 === 0 ? `Capteur ${n}` : `Lot ${n}`,
+        createdAt: at(`2026-04-01 00:${String(Math.floor((n % 600) / 10)).padStart(2, '0')}:00+00`),
+      })),
+    );
+    const own = sql`lower(coalesce(i.reference, '') || ' ' || coalesce(i.mission_title, '') || ' ' || coalesce(i.description, '') || ' ' || coalesce(i.invoice_number, ''))`;
+    const its = sql`lower(coalesce(t.first_name, '') || ' ' || coalesce(t.last_name, '') || ' ' || coalesce(t.first_name, '') || ' ' || coalesce(t.email, '') || ' ' || coalesce(t.company_name, ''))`;
+    const found = (needle: string) => sql`(${own} like ${`%${needle}%`} or ${its} like ${`%${needle}%`})`;
+    const expected = async (where: ReturnType<typeof sql>) =>
+      rowsOf<{ id: string }>(
+        await ctx.db.execute(sql`select i.id from invoices i join technicians t on t.id = i.technician_id where ${where} order by i.created_at desc, i.id desc`),
+      ).map((r) => r.id);
+    const cases: [string, ReturnType<typeof sql>, boolean][] = [
+      ['search=cap', found('cap'), true],
+      ['search=fac-', found('fac-'), true],
+      [`search=cap&technicianId=${zoe.id}`, sql`${found('cap')} and i.technician_id = ${zoe.id}`, false],
+      ['search=capucine', found('capucine'), false],
+      [`search=cap&status=${encodeURIComponent('Facture envoyée')}`, sql`${found('cap')} and i.status = 'Facture envoyée'`, false],
+    ];
+    for (const [query, where, pastCap] of cases) {
+      const all = await expected(where);
+      const capped = all.length > TOTAL_CAP;
+      expect(capped, query).toBe(pastCap);
+      for (const [limit, offset] of [[20, 0], [9, 995], [50, all.length - 20], [20, all.length + 5]] as const) {
+        const page = await admin({ method: 'GET', url: `/api/invoices?${query}&limit=${limit}&offset=${offset}` });
+        const label = `${query} ${limit} ${offset}`;
+        expect(page.statusCode, label).toBe(200);
+        expect(page.json().map((i: { id: string }) => i.id), label).toEqual(all.slice(offset, offset + limit));
+        const knownEnd = !capped || (offset + limit >= all.length && offset < all.length);
+        expect(page.headers['x-total-count'], label).toBe(String(knownEnd ? all.length : TOTAL_CAP));
+        expect(page.headers['x-total-capped'], label).toBe(knownEnd ? undefined : 'true');
       }
     }
   });

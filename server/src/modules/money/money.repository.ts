@@ -4,9 +4,9 @@ import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { epochMsSql, pageSql } from '../../lib/pagination';
+import { epochMsSql, pageSql, searchPage, TOTAL_CAP, type SearchPage } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
-import { matchingWithTechnicianSql } from '../../lib/substring-search';
+import { foundWithTechnicianSql, matchingWithTechnicianSql, withTechnicianFilterSql } from '../../lib/substring-search';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
 
@@ -288,18 +288,20 @@ function adminInvoicePageRowOfTuple(tuple: AdminInvoiceTuple): AdminInvoicePageR
  * shows as one JSON value, and the total: the count the database keeps without a filter (decision 027), else a count
  * (no condition names the technicians: a search finds them in its own subquery).
  */
-export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters, page: { limit: number; offset: number }) {
-  const where = adminInvoiceWhere(filters);
-  const condition = where ? sql`where ${where}` : sql``;
-  const total = where
-    ? sql`(select count(*)::int from invoices ${condition})`
-    : allRowsCountSql('invoices');
-  const result = await tx.execute<{ total: number; invoices: AdminInvoiceTuple[] }>(sql`
-    select ${total} as total,
+/**
+ * The admin's invoice page and its total. Without a search, one statement: the page walks the (created_at, id) order
+ * and the total is a count (or the counts the database keeps, with no filter). A search counts the invoices it finds
+ * (both trigram indexes) up to TOTAL_CAP + 1 and sorts them for the page; past the cap, its page walks the order with
+ * the search as a filter (searchPage, decision 042).
+ */
+export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters, page: { limit: number; offset: number }): Promise<SearchPage<AdminInvoicePageRow>> {
+  const others = baseInvoiceConditions({ ...filters, search: undefined });
+  if (filters.status) others.push(chipCondition(filters.status));
+  const pageJson = (conditions: SQL[]) => sql`
       coalesce((select json_agg(${adminInvoiceTupleSql} order by i.created_at desc, i.id desc)
         from (
           select invoices.*, technicians.first_name, technicians.last_name, technicians.company_name
-          from invoices inner join technicians on technicians.id = invoices.technician_id ${condition}
+          from invoices inner join technicians on technicians.id = invoices.technician_id ${conditions.length ? sql`where ${and(...conditions)}` : sql``}
           order by invoices.created_at desc, invoices.id desc ${pageSql(page.limit, page.offset)}
         ) i
         left join lateral (
@@ -309,9 +311,29 @@ export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters
           select fi.file_id, sf.original_name, fi.e_invoice_format, fi.e_invoice
           from invoices_files fi inner join stored_files sf on sf.id = fi.file_id
           where fi.invoice_id = i.id order by fi.created_at desc, fi.id desc limit 1
-        ) f on true), '[]') as invoices`);
-  const row = result.rows[0]!;
-  return { rows: row.invoices.map(adminInvoicePageRowOfTuple), total: Number(row.total) };
+        ) f on true), '[]')`;
+  const { search } = filters;
+  if (search) {
+    const { rows, total, capped } = await searchPage(
+      async () => {
+        const row = (
+          await tx.execute<{ total: number; invoices: AdminInvoiceTuple[] | null }>(sql`
+            with found as materialized (${foundWithTechnicianSql('invoices', search, others, TOTAL_CAP + 1)})
+            select (select count(*)::int from found) as total,
+              case when (select count(*) from found) <= ${TOTAL_CAP} then ${pageJson([sql`invoices.id in (select id from found)`])} end as invoices`)
+        ).rows[0]!;
+        return { total: Number(row.total), rows: row.invoices };
+      },
+      async () =>
+        (await tx.execute<{ invoices: AdminInvoiceTuple[] }>(sql`select ${pageJson([...others, withTechnicianFilterSql('invoices', search)])} as invoices`)).rows[0]!
+          .invoices,
+      page,
+    );
+    return { rows: rows.map(adminInvoicePageRowOfTuple), total, capped };
+  }
+  const total = others.length ? sql`(select count(*)::int from invoices where ${and(...others)})` : allRowsCountSql('invoices');
+  const row = (await tx.execute<{ total: number; invoices: AdminInvoiceTuple[] }>(sql`select ${total} as total, ${pageJson(others)} as invoices`)).rows[0]!;
+  return { rows: row.invoices.map(adminInvoicePageRowOfTuple), total: Number(row.total), capped: false };
 }
 
 /** Rows of the CSV export: the filtered invoices, newest first, bounded. */

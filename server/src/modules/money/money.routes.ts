@@ -164,8 +164,8 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { limit, offset, ...filters } = request.query;
-      const { items, total } = await money.listInvoices({ db: app.db, filters, page: { limit, offset } });
-      setTotal(reply, total);
+      const { items, total, capped } = await money.listInvoices({ db: app.db, filters, page: { limit, offset } });
+      setTotal(reply, total, capped);
       return items;
     },
   );

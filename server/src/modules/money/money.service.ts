@@ -416,10 +416,10 @@ async function toAdminInvoices(tx: DbOrTx, rows: repo.AdminInvoicePageRow['invoi
   });
 }
 
-/** The admin's invoice page: one statement (repo.listAdminInvoices) for the cards and the total. */
+/** The admin's invoice page: the cards and the total (repo.listAdminInvoices; capped past 1 000 found, decision 042). */
 export async function listInvoices({ db, filters, page }: { db: Db; filters: AdminInvoiceFilters; page: Page }) {
-  const { rows, total } = await repo.listAdminInvoices(db, filters, page);
-  return { items: rows.map(toAdminInvoice), total };
+  const { rows, total, capped } = await repo.listAdminInvoices(db, filters, page);
+  return { items: rows.map(toAdminInvoice), total, capped };
 }
 
 export async function countInvoiceChips({ db, filters }: { db: Db; filters: Omit<AdminInvoiceFilters, 'status'> }) {

@@ -1,12 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { Download, ReceiptText } from 'lucide-react';
+import { formatCount } from '@maillon/common/format';
 import { INVOICE_CHIPS, type AdminInvoice, type InvoiceChip } from '@maillon/common/schemas/money';
 import { TechnicianPicker } from '@/components/forms/technician-picker';
 import { PageHeader } from '@/components/layout/dashboard-shell';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/feedback';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { Pager } from '@/components/ui/pager';
 import { Pills } from '@/components/ui/pills';
 import { INVOICES_PAGE_SIZE, useAdminInvoices } from '../api/get-invoices';
 import { useInvoiceStatusCounts } from '../api/get-invoice-status-counts';
@@ -31,6 +33,7 @@ export function InvoicesTab({ toolbar }: { toolbar?: ReactNode }) {
   const counts = useInvoiceStatusCounts({ technicianId, search });
 
   const total = invoices.data?.total ?? 0;
+  const capped = invoices.data?.capped ?? false;
   const pageCount = Math.max(1, Math.ceil(total / INVOICES_PAGE_SIZE));
   // An action can empty the last page (the invoice left the chip): go back to the last page that has rows.
   if (invoices.data && !invoices.isPlaceholderData && invoices.data.items.length === 0 && page > 0) setPage(pageCount - 1);
@@ -90,26 +93,23 @@ export function InvoicesTab({ toolbar }: { toolbar?: ReactNode }) {
       ) : (
         <>
           <p className="mb-3 text-sm text-muted-foreground" aria-live="polite">
-            {total} {total > 1 ? 'factures' : 'facture'}
+            {capped ? 'Plus de ' : ''}
+            {formatCount(total)} {total > 1 ? 'factures' : 'facture'}
           </p>
           <ul className={invoices.isPlaceholderData ? 'grid gap-3 opacity-60' : 'grid gap-3'} aria-label="Factures">
             {invoices.data.items.map((invoice) => (
               <AdminInvoiceCard key={invoice.id} invoice={invoice} onEdit={() => setEditing(invoice)} />
             ))}
           </ul>
-          {pageCount > 1 ? (
-            <nav aria-label="Pagination des factures" className="mt-4 flex items-center justify-center gap-3">
-              <Button variant="outline" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
-                Précédent
-              </Button>
-              <span className="text-sm tabular-nums">
-                Page {page + 1} sur {pageCount}
-              </span>
-              <Button variant="outline" disabled={page + 1 >= pageCount} onClick={() => setPage((p) => p + 1)}>
-                Suivant
-              </Button>
-            </nav>
-          ) : null}
+          <Pager
+            className="mt-4"
+            offset={page * INVOICES_PAGE_SIZE}
+            limit={INVOICES_PAGE_SIZE}
+            total={total}
+            capped={capped}
+            onChange={(offset) => setPage(Math.floor(offset / INVOICES_PAGE_SIZE))}
+            label="Pagination des factures"
+          />
         </>
       )}
       <EditInvoiceDialog invoice={editing} onOpenChange={(open) => (open ? undefined : setEditing(null))} />

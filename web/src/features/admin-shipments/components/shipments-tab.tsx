@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PackageSearch, Plus, X } from 'lucide-react';
+import { formatCount } from '@maillon/common/format';
 import { SHIPMENT_FILTER_LABELS, SHIPMENT_FILTERS, type Shipment, type ShipmentFilter } from '@maillon/common/schemas/shipments';
 import { TechnicianPicker } from '@/components/forms/technician-picker';
 import { PageHeader } from '@/components/layout/dashboard-shell';
@@ -39,6 +40,7 @@ export function ShipmentsTab() {
 
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
+  const capped = list.data?.capped ?? false;
   const hasFilters = Boolean(technicianId || batchId || search || status !== 'all');
   const lotTitle = batchId ? (items.find((s) => s.batchId === batchId)?.missionTitle ?? 'lot sélectionné') : null;
   const busyId = ship.isPending ? ship.variables : cancel.isPending ? cancel.variables : undefined;
@@ -163,7 +165,8 @@ export function ShipmentsTab() {
       ) : (
         <>
           <p className="mb-3 text-sm text-muted-foreground" aria-live="polite">
-            {total} {total > 1 ? 'expéditions' : 'expédition'}
+            {capped ? 'Plus de ' : ''}
+            {formatCount(total)} {total > 1 ? 'expéditions' : 'expédition'}
           </p>
           <ul
             className={list.isPlaceholderData ? 'grid grid-cols-2 gap-4 opacity-60' : 'grid grid-cols-2 gap-4'}
@@ -189,6 +192,7 @@ export function ShipmentsTab() {
             offset={offset}
             limit={SHIPMENTS_PAGE_SIZE}
             total={total}
+            capped={capped}
             onChange={setOffset}
             label="Pages des expéditions"
           />
