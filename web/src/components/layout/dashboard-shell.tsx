@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { HeartPulse, LogOut } from 'lucide-react';
+import { formatCount } from '@maillon/common/format';
 import { cn } from '@/lib/cn';
 import { Button } from '@/components/ui/button';
 import { useToastRegion } from '@/components/ui/toast-outlet';
@@ -34,11 +35,11 @@ function CountBadge({ count, active }: { count: number; active: boolean }) {
   return (
     <span
       className={cn(
-        'ml-auto min-w-6 rounded-full px-1.5 text-center text-xs font-semibold tabular-nums',
+        'ml-auto min-w-6 shrink-0 rounded-full px-1.5 text-center text-xs font-semibold tabular-nums',
         active ? 'bg-white/25 text-current' : 'bg-muted text-muted-foreground',
       )}
     >
-      {count}
+      {formatCount(count)}
     </span>
   );
 }
@@ -99,7 +100,7 @@ export function DashboardShell({ title, subtitle, status, items, activeId, onLog
         </div>
         {status ? <div className="border-b px-5 py-2">{status}</div> : null}
         <nav className="flex-1 overflow-y-auto p-3">
-          <ul className="grid gap-1">
+          <ul className="grid grid-cols-1 gap-1">
             {items.map((item) => {
               const active = item.id === activeId;
               return (
@@ -108,7 +109,7 @@ export function DashboardShell({ title, subtitle, status, items, activeId, onLog
                     to={item.href}
                     aria-current={active ? 'page' : undefined}
                     className={cn(
-                      'flex items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium transition-colors [&_svg]:size-4',
+                      'flex items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium transition-colors [&_svg]:size-4 [&_svg]:shrink-0',
                       active ? 'bg-primary text-primary-foreground' : 'text-foreground/80 hover:bg-muted',
                     )}
                   >

@@ -1,4 +1,5 @@
 import { cn } from '@/lib/cn';
+import { formatCount } from '@maillon/common/format';
 
 export interface PillOption<T extends string> {
   value: T;
@@ -38,7 +39,7 @@ export function Pills<T extends string>({
           >
             {option.label}
             {option.count !== undefined ? (
-              <span className={cn('rounded-full px-1.5 text-xs', active ? 'bg-white/20' : 'bg-muted')}>{option.count}</span>
+              <span className={cn('rounded-full px-1.5 text-xs', active ? 'bg-white/20' : 'bg-muted')}>{formatCount(option.count)}</span>
             ) : null}
           </button>
         );
