@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '@maillon/common/constants';
+import type { DbOrTx } from '../db/client';
 
 /** limit/offset query fields shared by every growing list (decisions.md §5). */
 export const pageQuery = {
@@ -32,21 +33,38 @@ export interface SearchPage<Row> {
   capped: boolean;
 }
 
+/** The parts of a searched list for searchPage. */
+export interface SearchedList {
+  /** The ids (column `id`) of the rows the search finds under the list's other filters, at most TOTAL_CAP + 1. */
+  found: SQL;
+  /** The list's id column, as `pageJson`'s conditions name it. */
+  idColumn: SQL;
+  /** The list's other filters (technician, status…). */
+  others: SQL[];
+  /** The same rows as `found` (without its limit), as a row filter: substringFilterSql. */
+  filter: SQL;
+  /** The page under `conditions`, in the list's order, as one JSON value (decision 031). */
+  pageJson: (conditions: SQL[]) => SQL;
+}
+
 /**
- * A search's page and total in at most two statements (decision 042). `found` counts the matching rows up to
- * TOTAL_CAP + 1 and, when they are at most TOTAL_CAP, sorts them for the page (the few rows a selective search finds on
- * its trigram index). Past the cap nearly every row matches: `walked` reads the page by walking the list's own order
- * with the search as a filter, which stops after the page instead of sorting thousands of rows. The total is then
- * TOTAL_CAP, capped, unless the page holds the list's last rows past the cap (its exact size is then known).
+ * A search's page and total in at most two statements (decision 042). The first counts the found rows (a selective
+ * search finds its few rows on its trigram index; a broad one stops after TOTAL_CAP + 1) and, when they are at most
+ * TOTAL_CAP, answers the page from them. Past the cap nearly every row matches: the second reads the page by walking
+ * the list's own order with the search as a filter, which stops after the page instead of sorting thousands of rows.
+ * The total is then TOTAL_CAP, capped, unless the page holds the list's last rows past the cap (its exact size is then
+ * known).
  */
-export async function searchPage<Row>(
-  found: () => Promise<{ total: number; rows: Row[] | null }>,
-  walked: () => Promise<Row[]>,
-  page: { limit: number; offset: number },
-): Promise<SearchPage<Row>> {
-  const first = await found();
-  if (first.total <= TOTAL_CAP) return { rows: first.rows ?? [], total: first.total, capped: false };
-  const rows = await walked();
+export async function searchPage<Row>(db: DbOrTx, list: SearchedList, page: { limit: number; offset: number }): Promise<SearchPage<Row>> {
+  const first = (
+    await db.execute<{ total: number; page: Row[] | null }>(sql`
+      with found as materialized (${list.found})
+      select (select count(*)::int from found) as total,
+        case when (select count(*) from found) <= ${TOTAL_CAP} then ${list.pageJson([sql`${list.idColumn} in (select id from found)`])} end as page`)
+  ).rows[0]!;
+  const total = Number(first.total);
+  if (total <= TOTAL_CAP) return { rows: first.page ?? [], total, capped: false };
+  const rows = (await db.execute<{ page: Row[] }>(sql`select ${list.pageJson([...list.others, list.filter])} as page`)).rows[0]!.page;
   // A page that holds the list's last rows gives its size; an empty page past the end does not.
   const end = rows.length > 0 && rows.length < page.limit && page.offset + rows.length > TOTAL_CAP;
   return { rows, total: end ? page.offset + rows.length : TOTAL_CAP, capped: !end };

@@ -86,7 +86,7 @@ export const missionTupleSql = sql.raw(`json_build_array(missions.id, missions.t
   missions.email_site, missions.completion_link, missions.observations, missions.postal_code, missions.city, missions.latitude,
   missions.longitude, ${epochMsSql('missions.created_at')})`);
 
-type MissionTuple = [
+export type MissionTuple = [
   id: string,
   title: string,
   description: string | null,

@@ -12,7 +12,7 @@ import { linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
-import { missionColumns, missionOfTuple, missionTupleSql, toMission, type MissionPage } from './admin-missions.mapper';
+import { missionColumns, missionOfTuple, missionTupleSql, toMission, type MissionPage, type MissionTuple } from './admin-missions.mapper';
 import { substringFilterSql, substringMatchSql } from '../../lib/substring-search';
 
 const MISSION_NOT_FOUND = 'Mission introuvable';
@@ -65,29 +65,28 @@ export async function listMissions(db: Db, filters: MissionListFilters): Promise
   if (filters.status) others.push(sql`${missions.status} = ${filters.status}`);
   const whereOf = (conditions: SQL[]) => (conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
   const page = pageSql(filters.limit, filters.offset);
-  const pageJson = (from: SQL) =>
-    sql`coalesce((select json_agg(${missionTupleSql} order by ${MISSION_ORDER}) from ${from} left join mission_batches b on b.id = missions.batch_id), '[]')`;
-  const walk = (conditions: SQL[]) => pageJson(sql`(select * from missions ${whereOf(conditions)} order by ${MISSION_ORDER} ${page}) missions`);
+  // The page under `conditions`, walking the (created_at, id) order, as one JSON value.
+  const pageJson = (conditions: SQL[]) =>
+    sql`coalesce((select json_agg(${missionTupleSql} order by ${MISSION_ORDER})
+      from (select * from missions ${whereOf(conditions)} order by ${MISSION_ORDER} ${page}) missions
+      left join mission_batches b on b.id = missions.batch_id), '[]')`;
   const { search } = filters;
   if (search) {
-    const { rows, total, capped } = await searchPage(
-      async () => {
-        const row = (
-          await db.execute<{ total: number; missions: MissionPage['missions'] | null }>(sql`
-            with found as materialized (select id, created_at from missions ${whereOf([missionSearchFilter(search), ...others])} limit ${TOTAL_CAP + 1})
-            select (select count(*)::int from found) as total,
-              case when (select count(*) from found) <= ${TOTAL_CAP}
-                then ${pageJson(sql`(select id from found order by created_at desc, id desc ${page}) p join missions on missions.id = p.id`)} end as missions`)
-        ).rows[0]!;
-        return { total: Number(row.total), rows: row.missions };
+    const { rows, total, capped } = await searchPage<MissionTuple>(
+      db,
+      {
+        found: sql`select id from missions ${whereOf([missionSearchFilter(search), ...others])} limit ${TOTAL_CAP + 1}`,
+        idColumn: sql`missions.id`,
+        others,
+        filter: substringFilterSql(missionSearchText, search),
+        pageJson,
       },
-      async () => (await db.execute<{ missions: MissionPage['missions'] }>(sql`select ${walk([substringFilterSql(missionSearchText, search), ...others])} as missions`)).rows[0]!.missions,
       filters,
     );
     return { items: rows.map(missionOfTuple), total, capped };
   }
   const total = filters.batchId ? sql`(select count(*)::int from missions ${whereOf(others)})` : missionsCountSql(filters);
-  const row = (await db.execute<MissionPage>(sql`select ${total} as total, ${walk(others)} as missions`)).rows[0]!;
+  const row = (await db.execute<MissionPage>(sql`select ${total} as total, ${pageJson(others)} as missions`)).rows[0]!;
   return { items: row.missions.map(missionOfTuple), total: Number(row.total), capped: false };
 }
 

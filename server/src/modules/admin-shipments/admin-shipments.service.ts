@@ -127,19 +127,15 @@ export async function listShipments(
       ) s), '[]')`;
   const { search } = query;
   if (search) {
-    const { rows, total, capped } = await searchPage(
-      async () => {
-        const row = (
-          await db.execute<{ total: number; shipments: ShipmentTuple[] | null }>(sql`
-            with found as materialized (${foundWithTechnicianSql('shipments', search, others, TOTAL_CAP + 1)})
-            select (select count(*)::int from found) as total,
-              case when (select count(*) from found) <= ${TOTAL_CAP} then ${pageJson([sql`shipments.id in (select id from found)`])} end as shipments`)
-        ).rows[0]!;
-        return { total: Number(row.total), rows: row.shipments };
+    const { rows, total, capped } = await searchPage<ShipmentTuple>(
+      db,
+      {
+        found: foundWithTechnicianSql('shipments', search, others, TOTAL_CAP + 1),
+        idColumn: sql`shipments.id`,
+        others,
+        filter: withTechnicianFilterSql('shipments', search),
+        pageJson,
       },
-      async () =>
-        (await db.execute<{ shipments: ShipmentTuple[] }>(sql`select ${pageJson([...others, withTechnicianFilterSql('shipments', search)])} as shipments`)).rows[0]!
-          .shipments,
       query,
     );
     return { items: rows.map(shipmentOfTuple), total, capped };

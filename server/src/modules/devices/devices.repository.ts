@@ -234,19 +234,14 @@ export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitD
   const others = listConditions({ ...filters, search: undefined }, limitDay);
   const { search } = filters;
   if (search) {
-    return searchPage(
-      async () => {
-        const row = (
-          await db.execute<{ total: number; devices: DevicePageRow[] | null }>(sql`
-            with found as materialized (select id from devices ${whereOf([substringMatchSql(deviceSearchText, search), ...others])} limit ${TOTAL_CAP + 1})
-            select (select count(*)::int from found) as total,
-              case when (select count(*) from found) <= ${TOTAL_CAP} then ${page(sql`found join devices on devices.id = found.id`)} end as devices`)
-        ).rows[0]!;
-        return { total: Number(row.total), rows: row.devices };
-      },
-      async () => {
-        const walk = sql`select ${page(sql`devices ${whereOf([substringFilterSql(deviceSearchText, search), ...others])}`)} as devices`;
-        return (await db.execute<{ devices: DevicePageRow[] }>(walk)).rows[0]!.devices;
+    return searchPage<DevicePageRow>(
+      db,
+      {
+        found: sql`select id from devices ${whereOf([substringMatchSql(deviceSearchText, search), ...others])} limit ${TOTAL_CAP + 1}`,
+        idColumn: sql`devices.id`,
+        others,
+        filter: substringFilterSql(deviceSearchText, search),
+        pageJson: (conditions) => page(sql`devices ${whereOf(conditions)}`),
       },
       filters,
     );

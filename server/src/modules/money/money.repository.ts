@@ -314,19 +314,15 @@ export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters
         ) f on true), '[]')`;
   const { search } = filters;
   if (search) {
-    const { rows, total, capped } = await searchPage(
-      async () => {
-        const row = (
-          await tx.execute<{ total: number; invoices: AdminInvoiceTuple[] | null }>(sql`
-            with found as materialized (${foundWithTechnicianSql('invoices', search, others, TOTAL_CAP + 1)})
-            select (select count(*)::int from found) as total,
-              case when (select count(*) from found) <= ${TOTAL_CAP} then ${pageJson([sql`invoices.id in (select id from found)`])} end as invoices`)
-        ).rows[0]!;
-        return { total: Number(row.total), rows: row.invoices };
+    const { rows, total, capped } = await searchPage<AdminInvoiceTuple>(
+      tx,
+      {
+        found: foundWithTechnicianSql('invoices', search, others, TOTAL_CAP + 1),
+        idColumn: sql`invoices.id`,
+        others,
+        filter: withTechnicianFilterSql('invoices', search),
+        pageJson,
       },
-      async () =>
-        (await tx.execute<{ invoices: AdminInvoiceTuple[] }>(sql`select ${pageJson([...others, withTechnicianFilterSql('invoices', search)])} as invoices`)).rows[0]!
-          .invoices,
       page,
     );
     return { rows: rows.map(adminInvoicePageRowOfTuple), total, capped };
