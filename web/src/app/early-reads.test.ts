@@ -30,7 +30,7 @@ describe('early reads (first content)', () => {
 
     expect(await api.get('/api/auth/me')).toMatchObject({ technician: { id: 't1' } });
     const page = await getAvailableLots({ technicianId: 't1', filters: { department: '', tag: '', search: '', sort: '', radius: '' }, offset: 0 });
-    expect(page).toEqual({ items: [{ id: 'lot' }], total: 1 });
+    expect(page).toEqual({ items: [{ id: 'lot' }], total: 1, capped: false });
     expect(fetchMock).toHaveBeenCalledTimes(2);
 
     // Taken once: the next read of the same address asks the server again.
