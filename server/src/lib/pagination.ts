@@ -26,6 +26,9 @@ export function setTotal(reply: FastifyReply, total: number, capped = false): vo
   reply.header('Access-Control-Expose-Headers', capped ? 'X-Total-Count, X-Total-Capped' : 'X-Total-Count');
 }
 
+/** `where` and the conditions joined by `and`, or nothing when there is none. */
+export const whereAll = (conditions: SQL[]): SQL => (conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
+
 /** A page of a search whose total may be capped. */
 export interface SearchPage<Row> {
   rows: Row[];
@@ -58,9 +61,8 @@ export interface SearchedList {
 export async function searchPage<Row>(db: DbOrTx, list: SearchedList, page: { limit: number; offset: number }): Promise<SearchPage<Row>> {
   const first = (
     await db.execute<{ total: number; page: Row[] | null }>(sql`
-      with found as materialized (${list.found})
-      select (select count(*)::int from found) as total,
-        case when (select count(*) from found) <= ${TOTAL_CAP} then ${list.pageJson([sql`${list.idColumn} in (select id from found)`])} end as page`)
+      with found as materialized (${list.found}), counted as (select count(*)::int as n from found)
+      select n as total, case when n <= ${TOTAL_CAP} then ${list.pageJson([sql`${list.idColumn} in (select id from found)`])} end as page from counted`)
   ).rows[0]!;
   const total = Number(first.total);
   if (total <= TOTAL_CAP) return { rows: first.page ?? [], total, capped: false };

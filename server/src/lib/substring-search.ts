@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PLAN_EACH_CALL } from '../db/prepared-statements';
-import { likePattern } from './pagination';
+import { likePattern, TOTAL_CAP, whereAll, type SearchedList } from './pagination';
 
 /**
  * The part of a lowercased search given to a trigram index: its longest run of letters and digits that holds a digit and
@@ -77,24 +77,36 @@ export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', searc
 }
 
 /**
- * A search's found rows for searchPage (decision 042): the ids of `table`'s rows under `others` (conditions naming the
- * table itself) whose own text or whose technician's contains `search`, at most `cap` from each side. Each side stops
- * after `cap` rows, and their union holds more than `cap - 1` ids exactly when the whole search does.
+ * searchPage's parts for a search of `table`'s own searched text `text` (the expression of its trigram index) under the
+ * list's other filters `others`: the ids found, at most TOTAL_CAP + 1, and the same rows as a row filter (decision 042).
  */
-export function foundWithTechnicianSql(table: 'invoices' | 'shipments', search: string, others: SQL[], cap: number): SQL {
+export function searchedTable(table: 'devices' | 'missions', text: SQL, search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
   const name = sql.raw(table);
-  const rest = others.length ? sql` and ${sql.join(others, sql` and `)}` : sql``;
-  return sql`(select ${name}.id from ${name} where ${substringMatchSql(ownSearchText(table, table), search)}${rest} limit ${cap})
-    union (select ${name}.id from ${name} join technicians mt on mt.id = ${name}.technician_id
-      where ${substringMatchSql(technicianSearchText('mt'), search)}${rest} limit ${cap})`;
+  return {
+    found: sql`select id from ${name} ${whereAll([substringMatchSql(text, search), ...others])} limit ${TOTAL_CAP + 1}`,
+    idColumn: sql`${name}.id`,
+    others,
+    filter: substringFilterSql(text, search),
+  };
 }
 
 /**
- * The same rows as matchingWithTechnicianSql, as a row filter on `table` (substringFilterSql): for the walk of a search
- * past the cap (searchPage, decision 042).
+ * searchPage's parts for a search of `table`'s own text or its technician's (matchingWithTechnicianSql), under the
+ * list's other filters `others` (conditions naming the table itself), decision 042.
+ * - Found: the union of the two sides, each stopped after TOTAL_CAP + 1 rows. It holds more than TOTAL_CAP ids exactly
+ *   when the whole search does.
+ * - Filter: « own text or technician's » row by row (substringFilterSql), for the walk past the cap.
  */
-export function withTechnicianFilterSql(table: 'invoices' | 'shipments', search: string): SQL {
+export function searchedWithTechnician(table: 'invoices' | 'shipments', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
   const name = sql.raw(table);
-  return sql`(${substringFilterSql(ownSearchText(table, table), search)}
-    or exists (select 1 from technicians mt where mt.id = ${name}.technician_id and ${substringFilterSql(technicianSearchText('mt'), search)}))`;
+  const own = ownSearchText(table, table);
+  return {
+    found: sql`(select ${name}.id from ${name} ${whereAll([substringMatchSql(own, search), ...others])} limit ${TOTAL_CAP + 1})
+      union (select ${name}.id from ${name} join technicians mt on mt.id = ${name}.technician_id
+        ${whereAll([substringMatchSql(technicianSearchText('mt'), search), ...others])} limit ${TOTAL_CAP + 1})`,
+    idColumn: sql`${name}.id`,
+    others,
+    filter: sql`(${substringFilterSql(own, search)}
+      or exists (select 1 from technicians mt where mt.id = ${name}.technician_id and ${substringFilterSql(technicianSearchText('mt'), search)}))`,
+  };
 }

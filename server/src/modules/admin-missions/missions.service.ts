@@ -7,13 +7,13 @@ import type { Db, DbOrTx } from '../../db/client';
 import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { pageSql, searchPage, TOTAL_CAP } from '../../lib/pagination';
+import { pageSql, searchPage, whereAll } from '../../lib/pagination';
 import { linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { missionColumns, missionOfTuple, missionTupleSql, toMission, type MissionPage, type MissionTuple } from './admin-missions.mapper';
-import { substringFilterSql, substringMatchSql } from '../../lib/substring-search';
+import { searchedTable } from '../../lib/substring-search';
 
 const MISSION_NOT_FOUND = 'Mission introuvable';
 const LOT_NOT_FOUND = 'Lot introuvable';
@@ -30,10 +30,6 @@ const missionSearchText = sql`lower(
   coalesce(${missions.visitType}, '') || ' ' || coalesce(${missions.observations}, '') || ' ' || coalesce(${missions.clientName}, '')
 )`;
 
-/** Case-insensitive substring search over the mission's text fields, through the trigram index (substring-search.ts). */
-export function missionSearchFilter(search: string): SQL {
-  return substringMatchSql(missionSearchText, search);
-}
 
 export interface MissionListFilters {
   search?: string | undefined;
@@ -63,29 +59,18 @@ export async function listMissions(db: Db, filters: MissionListFilters): Promise
     if (!filters.status) others.push(sql`${missions.status} in ('draft', 'active')`);
   }
   if (filters.status) others.push(sql`${missions.status} = ${filters.status}`);
-  const whereOf = (conditions: SQL[]) => (conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
   const page = pageSql(filters.limit, filters.offset);
   // The page under `conditions`, walking the (created_at, id) order, as one JSON value.
   const pageJson = (conditions: SQL[]) =>
     sql`coalesce((select json_agg(${missionTupleSql} order by ${MISSION_ORDER})
-      from (select * from missions ${whereOf(conditions)} order by ${MISSION_ORDER} ${page}) missions
+      from (select * from missions ${whereAll(conditions)} order by ${MISSION_ORDER} ${page}) missions
       left join mission_batches b on b.id = missions.batch_id), '[]')`;
   const { search } = filters;
   if (search) {
-    const { rows, total, capped } = await searchPage<MissionTuple>(
-      db,
-      {
-        found: sql`select id from missions ${whereOf([missionSearchFilter(search), ...others])} limit ${TOTAL_CAP + 1}`,
-        idColumn: sql`missions.id`,
-        others,
-        filter: substringFilterSql(missionSearchText, search),
-        pageJson,
-      },
-      filters,
-    );
+    const { rows, total, capped } = await searchPage<MissionTuple>(db, { ...searchedTable('missions', missionSearchText, search, others), pageJson }, filters);
     return { items: rows.map(missionOfTuple), total, capped };
   }
-  const total = filters.batchId ? sql`(select count(*)::int from missions ${whereOf(others)})` : missionsCountSql(filters);
+  const total = filters.batchId ? sql`(select count(*)::int from missions ${whereAll(others)})` : missionsCountSql(filters);
   const row = (await db.execute<MissionPage>(sql`select ${total} as total, ${pageJson(others)} as missions`)).rows[0]!;
   return { items: row.missions.map(missionOfTuple), total: Number(row.total), capped: false };
 }

@@ -16,9 +16,9 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, shipments, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { epochMsSql, likePattern, pageSql, searchPage, TOTAL_CAP } from '../../lib/pagination';
+import { epochMsSql, likePattern, pageSql, searchPage, whereAll } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
-import { foundWithTechnicianSql, matchingWithTechnicianSql, withTechnicianFilterSql } from '../../lib/substring-search';
+import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 import { listTechnicianOptions } from '../../lib/technician-options';
 import { getRecruitedTechnicianId, lotsWithRecruit } from '../lifecycle/lifecycle.service';
 
@@ -122,22 +122,12 @@ export async function listShipments(
   const pageJson = (conditions: SQL[]) => sql`
       coalesce((select json_agg(${shipmentTupleSql} order by s.created_at desc, s.id desc) from (
         select shipments.*, ${technicianName} as technician_name
-        from shipments left join technicians on technicians.id = shipments.technician_id ${conditions.length ? sql`where ${and(...conditions)}` : sql``}
+        from shipments left join technicians on technicians.id = shipments.technician_id ${whereAll(conditions)}
         order by shipments.created_at desc, shipments.id desc ${pageSql(query.limit, query.offset)}
       ) s), '[]')`;
   const { search } = query;
   if (search) {
-    const { rows, total, capped } = await searchPage<ShipmentTuple>(
-      db,
-      {
-        found: foundWithTechnicianSql('shipments', search, others, TOTAL_CAP + 1),
-        idColumn: sql`shipments.id`,
-        others,
-        filter: withTechnicianFilterSql('shipments', search),
-        pageJson,
-      },
-      query,
-    );
+    const { rows, total, capped } = await searchPage<ShipmentTuple>(db, { ...searchedWithTechnician('shipments', search, others), pageJson }, query);
     return { items: rows.map(shipmentOfTuple), total, capped };
   }
   const total =

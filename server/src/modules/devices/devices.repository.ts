@@ -3,8 +3,8 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
 import { allRowsCountSql, devicesNeedingAttentionCountSql } from '../../lib/row-counts';
-import { substringFilterSql, substringMatchSql } from '../../lib/substring-search';
-import { epochMsOf, pageSql, searchPage, TOTAL_CAP, type SearchPage } from '../../lib/pagination';
+import { searchedTable } from '../../lib/substring-search';
+import { epochMsOf, pageSql, searchPage, whereAll, type SearchPage } from '../../lib/pagination';
 
 /** Drizzle queries of the device registry, explicit columns only. */
 
@@ -167,9 +167,9 @@ const withoutReportCountSql = sql.raw(`(
     and not exists (select 1 from visit_reports wr where wr.mission_id = wm.id and wr.technician_id = wa.technician_id and wr.version > 0)
 )`);
 
+/** The list's filters but its search (a search goes to searchPage, which takes these beside it). */
 function listConditions(filters: DeviceListFilters, limitDay: string): SQL[] {
   const where: SQL[] = [];
-  if (filters.search) where.push(substringMatchSql(deviceSearchText, filters.search));
   if (filters.state) where.push(eq(devices.functionalState, filters.state));
   if (filters.dueBefore) where.push(dueCondition(filters.dueSubject, filters.dueBefore));
   if (filters.attention) where.push(attentionCondition(limitDay));
@@ -222,38 +222,26 @@ export type DevicePageRow = { [K in keyof DeviceRow]: Date extends DeviceRow[K] 
  * them for the page; past the cap, its page walks the index with the search as a filter (searchPage, decision 042).
  */
 export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<SearchPage<DevicePageRow>> {
-  const page = (from: SQL) => sql`
+  const page = (conditions: SQL[]) => sql`
     coalesce((select json_agg(page order by page."nextDueOn" asc nulls last, page."serialKey") from (
       select p.*, (select count(*) from missions vm where vm.device_id = p."id") as "visitCount", ${withoutReportCountSql} as "withoutReportCount"
       from (
         select ${deviceJsonColumns}, ${nextDueSql}::text as "nextDueOn", ${attentionCondition(limitDay)} as "needsAttention"
-        from ${from} order by ${pageOrder} ${pageSql(filters.limit, filters.offset)}
+        from devices ${whereAll(conditions)} order by ${pageOrder} ${pageSql(filters.limit, filters.offset)}
       ) p
     ) page), '[]')`;
-  const whereOf = (conditions: SQL[]) => (conditions.length ? sql`where ${and(...conditions)}` : sql``);
-  const others = listConditions({ ...filters, search: undefined }, limitDay);
+  const others = listConditions(filters, limitDay);
   const { search } = filters;
   if (search) {
-    return searchPage<DevicePageRow>(
-      db,
-      {
-        found: sql`select id from devices ${whereOf([substringMatchSql(deviceSearchText, search), ...others])} limit ${TOTAL_CAP + 1}`,
-        idColumn: sql`devices.id`,
-        others,
-        filter: substringFilterSql(deviceSearchText, search),
-        pageJson: (conditions) => page(sql`devices ${whereOf(conditions)}`),
-      },
-      filters,
-    );
+    return searchPage<DevicePageRow>(db, { ...searchedTable('devices', deviceSearchText, search, others), pageJson: page }, filters);
   }
-  const condition = whereOf(others);
   const total =
     filters.state || filters.dueBefore
-      ? sql`(select count(*)::int from devices ${condition})`
+      ? sql`(select count(*)::int from devices ${whereAll(others)})`
       : filters.attention
         ? devicesNeedingAttentionCountSql(limitDay)
         : allRowsCountSql('devices');
-  const row = (await db.execute<{ total: number; devices: DevicePageRow[] }>(sql`select ${total} as total, ${page(sql`devices ${condition}`)} as devices`)).rows[0]!;
+  const row = (await db.execute<{ total: number; devices: DevicePageRow[] }>(sql`select ${total} as total, ${page(others)} as devices`)).rows[0]!;
   return { rows: row.devices, total: Number(row.total), capped: false };
 }
 

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { missionBatches, technicians } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
 import { EARTH_RADIUS_M, lotTripFromHome, type GeoPoint } from '../../lib/geo';
-import { likePattern } from '../../lib/pagination';
+import { likePattern, whereAll } from '../../lib/pagination';
 import { preparedSql } from '../../db/prepared-queries';
 import { technicianHomeColumns } from '../../lib/positions';
 import { openLotFiltersSql, openLotsCountSql, openLotsInDepartmentCountSql } from '../../lib/row-counts';
@@ -126,8 +126,6 @@ function siteConditionsSql(filter: LotSearch, bind: Bind): SQL[] {
   if (lot.length) conditions.push(sql`s.batch_id in (select b.id from mission_batches b where ${sql.join(lot, sql` and `)})`);
   return conditions;
 }
-
-const whereAll = (conditions: SQL[]): SQL => (conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
 
 /** The chord of the unit sphere between two points `km` apart: lot_sites compares distances as chords. */
 function chordOfKm(km: number): number {

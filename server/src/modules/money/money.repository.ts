@@ -4,9 +4,9 @@ import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { epochMsSql, pageSql, searchPage, TOTAL_CAP, type SearchPage } from '../../lib/pagination';
+import { epochMsSql, pageSql, searchPage, whereAll, type SearchPage } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
-import { foundWithTechnicianSql, matchingWithTechnicianSql, withTechnicianFilterSql } from '../../lib/substring-search';
+import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 
 /** Drizzle queries of the money module only; rules live in money.service.ts. */
 
@@ -301,7 +301,7 @@ export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters
       coalesce((select json_agg(${adminInvoiceTupleSql} order by i.created_at desc, i.id desc)
         from (
           select invoices.*, technicians.first_name, technicians.last_name, technicians.company_name
-          from invoices inner join technicians on technicians.id = invoices.technician_id ${conditions.length ? sql`where ${and(...conditions)}` : sql``}
+          from invoices inner join technicians on technicians.id = invoices.technician_id ${whereAll(conditions)}
           order by invoices.created_at desc, invoices.id desc ${pageSql(page.limit, page.offset)}
         ) i
         left join lateral (
@@ -314,17 +314,7 @@ export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters
         ) f on true), '[]')`;
   const { search } = filters;
   if (search) {
-    const { rows, total, capped } = await searchPage<AdminInvoiceTuple>(
-      tx,
-      {
-        found: foundWithTechnicianSql('invoices', search, others, TOTAL_CAP + 1),
-        idColumn: sql`invoices.id`,
-        others,
-        filter: withTechnicianFilterSql('invoices', search),
-        pageJson,
-      },
-      page,
-    );
+    const { rows, total, capped } = await searchPage<AdminInvoiceTuple>(tx, { ...searchedWithTechnician('invoices', search, others), pageJson }, page);
     return { rows: rows.map(adminInvoicePageRowOfTuple), total, capped };
   }
   const total = others.length ? sql`(select count(*)::int from invoices where ${and(...others)})` : allRowsCountSql('invoices');
@@ -388,7 +378,7 @@ export async function countAdminInvoiceChips(tx: DbOrTx, filters: Omit<AdminInvo
       count(*) filter (where ${chipCondition('Terminé', paid)})::int as "done"
     from ${invoices}
     left join (select distinct tr.invoice_id from transfers tr where tr.status = 'Effectué') paid on paid.invoice_id = ${invoices.id}
-    ${conditions.length ? sql`where ${and(...conditions)}` : sql``}`);
+    ${whereAll(conditions)}`);
   const row = result.rows[0];
   return {
     'Mission à réaliser': Number(row?.missionToDo ?? 0),
