@@ -141,7 +141,11 @@ export const lotMarkers = pgTable(
     tags: text().array().notNull(),
     marker: text().notNull(),
   },
-  (t) => [index('lot_markers_point_idx').using('gist', t.point)],
+  (t) => [
+    index('lot_markers_point_idx').using('gist', t.point),
+    // The map without a home, most recent first; INCLUDE (departments, tags, marker) written in migration 0035.
+    index('lot_markers_recent_idx').on(t.createdAt.desc().nullsFirst(), t.batchId),
+  ],
 );
 
 export const missions = pgTable(

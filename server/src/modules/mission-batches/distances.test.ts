@@ -357,6 +357,10 @@ describe('nearest first and radius on a generated set', () => {
     const searched = availableLotsMapSchema.parse((await as(ctx.app, cookieLyon)({ method: 'GET', url: `${url}/map?tag=G%C3%A9o&search=code` })).json());
     expect(searched.lots.map((l) => l.title)).toEqual(['Généré Villeurbanne (code postal)']);
     expect(searched).toMatchObject({ total: 1, unlocated: 1 });
+    // Nothing found: an empty list, not a list holding an empty marker.
+    const none = await as(ctx.app, cookieLyon)({ method: 'GET', url: `${url}/map?tag=G%C3%A9o&search=introuvable` });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ home: LYON_1, lots: [], total: 0, unlocated: 0 });
     // Without an address: no home, every located lot.
     const anywhere = availableLotsMapSchema.parse((await as(ctx.app, cookieNowhere)({ method: 'GET', url: `${url}/map?tag=G%C3%A9o` })).json());
     expect(anywhere).toMatchObject({ home: null, total: 46, unlocated: 3 });

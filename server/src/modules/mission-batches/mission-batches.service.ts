@@ -340,11 +340,9 @@ export async function getAvailableLotsMapJson(db: Db, filter: Omit<AvailableLots
   const radius = home ? filter.radius : undefined;
   const search: LotSearch = { department: filter.department, tag: filter.tag, search: filter.search };
   const shape = `lots map ${searchShape({ ...search, technicianId: null })}${home ? ' home' : ''}${radius ? ' radius' : ''}`;
-  const statement = preparedSql<{ total: number; unlocated: number; marker: string | null }>(db, shape, () => lotsMapSql(search, Boolean(home), Boolean(radius)));
-  const rows = (await statement.execute(lotValues({ ...filter, ...search, radius, limit: MAP_LOTS_MAX, offset: 0 }, home))).rows;
-  const first = rows[0]!;
-  const markers = first.marker === null ? '' : rows.map((r) => r.marker).join(',');
-  return `{"home":${JSON.stringify(home)},"lots":[${markers}],"total":${Number(first.total)},"unlocated":${Number(first.unlocated)}}`;
+  const statement = preparedSql<{ total: number; unlocated: number; markers: string | null }>(db, shape, () => lotsMapSql(search, Boolean(home), Boolean(radius)));
+  const row = (await statement.execute(lotValues({ ...filter, ...search, radius, limit: MAP_LOTS_MAX, offset: 0 }, home))).rows[0]!;
+  return `{"home":${JSON.stringify(home)},"lots":[${row.markers ?? ''}],"total":${Number(row.total)},"unlocated":${Number(row.unlocated)}}`;
 }
 
 /** The statement of getAvailableLotsMapJson for one shape: which filters, whether home is known, whether a radius applies. */
@@ -361,17 +359,19 @@ function lotsMapSql(filter: LotSearch, hasHome: boolean, hasRadius: boolean): SQ
   // (each count read once, in `counts`).
   const searched = hasRadius ? sql`(select count(*)::int from within)` : openLotsTotalSql(filter, lotConditions, placeholders);
   const unlocatedCount = hasRadius ? sql`0` : sql`(select count(*)::int from mission_batches b where ${unlocated})`;
-  const order = hasHome ? sql`m.point <-> ${placeholders('point')}::cube` : sql`m.created_at desc, m.batch_id`;
-  // One row per marker in the index walk's order, each beside the counts; one row without a marker when none matches.
-  // Rows, not one string joined by the database: building an array of 500 markers and joining it cost PostgreSQL
-  // 1.5 ms more than sending them (decision 037).
+  // The walk's order, then the same order for the database to join the markers in (by the keys the walk selected).
+  const keys = hasHome ? sql`m.point <-> ${placeholders('point')}::cube as distance` : sql`m.created_at, m.batch_id`;
+  const walkOrder = hasHome ? sql`distance` : sql`m.created_at desc, m.batch_id`;
+  const joinOrder = hasHome ? sql`found.distance` : sql`found.created_at desc, found.batch_id`;
+  // One row: the counts, and the markers joined by the database. Joined there, not sent as 500 rows: Node then reads
+  // one text instead of 500 rows (decision 043).
   return sql`
     ${within}
-    select counts.searched - counts.unlocated as total, counts.unlocated, markers.marker
-    from (select ${searched} as searched, ${unlocatedCount} as unlocated) counts
-    left join lateral (
-      select m.marker from lot_markers m ${whereAll(markerConditions)} order by ${order} limit ${sql.raw(String(MAP_LOTS_MAX))}
-    ) markers on true`;
+    select counts.searched - counts.unlocated as total, counts.unlocated,
+      (select string_agg(found.marker, ',' order by ${joinOrder}) from (
+        select m.marker, ${keys} from lot_markers m ${whereAll(markerConditions)} order by ${walkOrder} limit ${sql.raw(String(MAP_LOTS_MAX))}
+      ) found) as markers
+    from (select ${searched} as searched, ${unlocatedCount} as unlocated) counts`;
 }
 
 /**
