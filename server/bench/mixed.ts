@@ -3,7 +3,8 @@
  * admin) for 60 s against TWO server instances sharing one PostgreSQL (the full-scale bench database), each user
  * alternating reads and writes (about 10 % writes: device toggles, visit dates, the lot comment, applications, admin
  * edits) with a short think time between requests, spread over both instances. Reports p50 / p95 / p99 per endpoint,
- * errors and the read cache's hit ratio (from each instance's /metrics), written to bench/results/mixed.md / .json.
+ * errors, the read cache's hit ratio (from each instance's /metrics) and the disk's flush latency over the same minute
+ * (disk-probe.ts: a commit's floor), written to bench/results/mixed.md / .json.
  *
  * Options (environment): BENCH_DATABASE_URL (default postgres://…/maillon_bench), MIXED_USERS (100), MIXED_DURATION
  * (60 s, recorded after MIXED_WARMUP, 10 s), MIXED_WRITE_SHARE (0.1), MIXED_THINK_MS (mean think time, 250), READ_CACHE (true; false measures the miss path).
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import pg from 'pg';
+import { startDiskProbe, type DiskProbeResult } from './disk-probe';
 import { startServer, waitFor } from './server-process';
 import { loginAs } from './sessions';
 import type { Session } from './endpoints';
@@ -172,11 +174,26 @@ async function cacheCounters(base: string): Promise<{ hits: number; misses: numb
   return { hits: value('maillon_read_cache_hits_total'), misses: value('maillon_read_cache_misses_total') };
 }
 
+/** The disk probe's figures (disk-probe.ts): a commit waits for such a flush, so its tail is every write's floor. */
+function diskSentence(disk: DiskProbeResult): string {
+  const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+  const place = disk.sameFileSystem === true ? 'sur le système de fichiers de PostgreSQL' : disk.sameFileSystem === false ? 'hors du système de fichiers de PostgreSQL' : `dans ${disk.where}`;
+  return (
+    `Disque pendant la mesure (8 Kio écrits puis fdatasync toutes les 20 ms, ${place}) : ${disk.flushes} écritures, ` +
+    `p50 ${ms(disk.p50)} ms, p99 ${ms(disk.p99)} ms, p99,9 ${ms(disk.p999)} ms, max ${ms(disk.max)} ms, ${disk.over100} au-delà de 100 ms.`
+  );
+}
+
 async function main(): Promise<void> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/maillon_bench';
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query('delete from rate_limits');
+  // Where PostgreSQL keeps its files (a superuser or pg_read_all_settings may read it), for the disk probe.
+  const dataDirectory = await client
+    .query<{ data_directory: string }>('show data_directory')
+    .then((result) => result.rows[0]?.data_directory ?? null)
+    .catch(() => null);
   // Technicians with a Recruté lot holding devices: their field writes are allowed.
   const recruited = await client.query<{ email: string; application_id: string; mission_ids: string[] }>(
     `select distinct on (t.id) t.email, a.id as application_id,
@@ -221,11 +238,13 @@ async function main(): Promise<void> {
     const end = Date.now() + (WARMUP_S + DURATION_S) * 1000;
     let before: { hits: number; misses: number }[] = [];
     let loadBefore = 0;
+    let probe: ReturnType<typeof startDiskProbe> | null = null;
     const warmedUp = (async () => {
       await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
       before = await Promise.all(bases.map(cacheCounters));
       loadBefore = os.loadavg()[0]!;
       recordingFrom = Date.now();
+      probe = startDiskProbe(dataDirectory);
     })();
     const think = () => new Promise((r) => setTimeout(r, THINK_MS * 2 * Math.random()));
     const technicianLoop = async (t: Technician, i: number) => {
@@ -252,6 +271,7 @@ async function main(): Promise<void> {
     };
     await Promise.all([...technicians.map(technicianLoop), adminLoop(), warmedUp]);
     const loadAfter = os.loadavg()[0]!;
+    const disk: DiskProbeResult | null = probe ? await (probe as ReturnType<typeof startDiskProbe>).stop() : null;
     const after = await Promise.all(bases.map(cacheCounters));
     const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
     const misses = after.reduce((sum, c, i) => sum + c.misses - before[i]!.misses, 0);
@@ -284,7 +304,8 @@ async function main(): Promise<void> {
         `pause moyenne ${THINK_MS} ms, READ_CACHE=${READ_CACHE}. ${total} requêtes (${fmt(total / DURATION_S)}/s), ` +
         `${writes} écritures (${fmt((100 * writes) / Math.max(1, total))} %), ${errors} erreurs, ` +
         `cache de lecture : ${hits} succès / ${misses} défauts (${fmt(100 * hitRatio)} %). ` +
-        `Charge de la machine (load average 1 min) : ${loadBefore.toFixed(1)} au début, ${loadAfter.toFixed(1)} à la fin.`,
+        `Charge de la machine (load average 1 min) : ${loadBefore.toFixed(1)} au début, ${loadAfter.toFixed(1)} à la fin.` +
+        (disk ? ` ${diskSentence(disk)}` : ''),
       '',
       '| endpoint | requêtes | req/s | p50 ms | p95 ms | p99 ms | erreurs | statuts |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
@@ -300,7 +321,7 @@ async function main(): Promise<void> {
       fs.writeFileSync(path.join(resultsDir, 'mixed.md'), `${markdown}\n`);
       fs.writeFileSync(
         path.join(resultsDir, 'mixed.json'),
-        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, loadBefore, loadAfter, hits, misses, rows }, null, 2),
+        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, loadBefore, loadAfter, hits, misses, disk, rows }, null, 2),
       );
     }
   } finally {
