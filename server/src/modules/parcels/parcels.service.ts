@@ -1,7 +1,8 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { SHIPMENT_STATUS_LABELS, SHIPMENT_STATUSES, type ShipmentStatus } from '@maillon/common/enums';
 import { RECEIVABLE_SHIPMENT_STATUSES, type Parcel } from '@maillon/common/schemas/parcels';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
+import { preparedQuery } from '../../db/prepared-queries';
 import { missionBatches, shipments } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
@@ -66,15 +67,9 @@ function searchCondition(search: string): SQL | undefined {
   );
 }
 
-/** The technician's own parcels, on the way first, then by shipped date (newest first). Paged. */
-export async function listParcels(
-  db: Db,
-  { auth, technicianId, search, limit, offset }: { auth: AuthContext; technicianId: string; search?: string | undefined; limit: number; offset: number },
-): Promise<{ items: Parcel[]; total: number }> {
-  assertTechnicianSelf(auth, technicianId, 'Technicien introuvable');
-  const where = and(eq(shipments.technicianId, technicianId), search ? searchCondition(search) : undefined);
-  // One statement: the page with the total each of its rows carries (a page past the end counts on its own).
-  const rows = await db
+/** A technician's parcels with the total each row carries, on the way first, then by shipped date (newest first). */
+function parcelsPage(db: DbOrTx, where: SQL | undefined) {
+  return db
     .select({ ...parcelColumns, total: windowTotal() })
     .from(shipments)
     .leftJoin(missionBatches, eq(missionBatches.id, shipments.batchId))
@@ -84,9 +79,26 @@ export async function listParcels(
       sql`shipments.shipped_date desc nulls last`,
       desc(shipments.createdAt),
       desc(shipments.id),
-    )
-    .limit(limit)
-    .offset(offset);
+    );
+}
+
+/** The technician's own parcels, on the way first, then by shipped date (newest first). Paged. */
+export async function listParcels(
+  db: Db,
+  { auth, technicianId, search, limit, offset }: { auth: AuthContext; technicianId: string; search?: string | undefined; limit: number; offset: number },
+): Promise<{ items: Parcel[]; total: number }> {
+  assertTechnicianSelf(auth, technicianId, 'Technicien introuvable');
+  const where = and(eq(shipments.technicianId, technicianId), search ? searchCondition(search) : undefined);
+  // One statement: the page with the total each of its rows carries (a page past the end counts on its own). Without a
+  // search (the « Colis » tab's read) it is built once, its values as placeholders (db/prepared-queries.ts).
+  const rows = search
+    ? await parcelsPage(db, where).limit(limit).offset(offset)
+    : await preparedQuery(db, 'technician-parcels', () =>
+        parcelsPage(db, eq(shipments.technicianId, sql.placeholder('technicianId')))
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset'))
+          .prepare('maillon_technician_parcels'),
+      ).execute({ technicianId, limit, offset });
   const total = await pageTotal(rows, offset, async () => {
     const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(shipments).leftJoin(missionBatches, eq(missionBatches.id, shipments.batchId)).where(where);
     return Number(count?.n ?? 0);
