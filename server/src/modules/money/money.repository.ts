@@ -4,7 +4,7 @@ import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { epochMsSql, pageSql, searchPage, whereAll, type SearchPage } from '../../lib/pagination';
+import { epochMsSql, pageSql, pageTotal, searchPage, whereAll, windowTotal, type SearchPage } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 
@@ -111,14 +111,15 @@ export async function findTechnicianForMoney(tx: DbOrTx, technicianId: string) {
 /* ------------------------------------------------------------ technician lists ------------------------------------------------------------ */
 
 /**
- * A technician's invoices, most recent first, and their number: both queries built once per database with their values
- * as placeholders (db/prepared-queries.ts), a read every technician's « Mes revenus » tab makes.
+ * A technician's invoices, most recent first, and their number: one statement, the page with the total each of its
+ * rows carries (a page past the end counts on its own), built once per database with its values as placeholders
+ * (db/prepared-queries.ts), a read every technician's « Mes revenus » tab makes.
  */
 export async function listTechnicianInvoices(tx: DbOrTx, technicianId: string, page: { limit: number; offset: number }) {
   const where = eq(invoices.technicianId, sql.placeholder('technicianId'));
   const pageQuery = preparedQuery(tx, 'technician-invoices', () =>
     tx
-      .select(invoiceColumns)
+      .select({ ...invoiceColumns, total: windowTotal() })
       .from(invoices)
       .where(where)
       .orderBy(desc(invoices.createdAt), desc(invoices.id))
@@ -126,19 +127,21 @@ export async function listTechnicianInvoices(tx: DbOrTx, technicianId: string, p
       .offset(sql.placeholder('offset'))
       .prepare('maillon_technician_invoices'),
   );
-  const totalQuery = preparedQuery(tx, 'technician-invoices-total', () =>
-    tx.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where).prepare('maillon_technician_invoices_total'),
-  );
-  const [rows, [total]] = await Promise.all([pageQuery.execute({ technicianId, ...page }), totalQuery.execute({ technicianId })]);
-  return { rows, total: Number(total?.n ?? 0) };
+  const totalQuery = () =>
+    preparedQuery(tx, 'technician-invoices-total', () =>
+      tx.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where).prepare('maillon_technician_invoices_total'),
+    );
+  const rows = await pageQuery.execute({ technicianId, ...page });
+  const total = await pageTotal(rows, page.offset, async () => Number((await totalQuery().execute({ technicianId }))[0]?.n ?? 0));
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
 }
 
-/** A technician's transfers, most recent first, and their number (built once, as listTechnicianInvoices). */
+/** A technician's transfers, most recent first, and their number (one statement built once, as listTechnicianInvoices). */
 export async function listTechnicianTransfers(tx: DbOrTx, technicianId: string, page: { limit: number; offset: number }) {
   const where = eq(transfers.technicianId, sql.placeholder('technicianId'));
   const pageQuery = preparedQuery(tx, 'technician-transfers', () =>
     tx
-      .select({ ...transferColumns, missionTitle: invoices.missionTitle })
+      .select({ ...transferColumns, missionTitle: invoices.missionTitle, total: windowTotal() })
       .from(transfers)
       .leftJoin(invoices, eq(invoices.id, transfers.invoiceId))
       .where(where)
@@ -147,11 +150,13 @@ export async function listTechnicianTransfers(tx: DbOrTx, technicianId: string, 
       .offset(sql.placeholder('offset'))
       .prepare('maillon_technician_transfers'),
   );
-  const totalQuery = preparedQuery(tx, 'technician-transfers-total', () =>
-    tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where).prepare('maillon_technician_transfers_total'),
-  );
-  const [rows, [total]] = await Promise.all([pageQuery.execute({ technicianId, ...page }), totalQuery.execute({ technicianId })]);
-  return { rows, total: Number(total?.n ?? 0) };
+  const totalQuery = () =>
+    preparedQuery(tx, 'technician-transfers-total', () =>
+      tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where).prepare('maillon_technician_transfers_total'),
+    );
+  const rows = await pageQuery.execute({ technicianId, ...page });
+  const total = await pageTotal(rows, page.offset, async () => Number((await totalQuery().execute({ technicianId }))[0]?.n ?? 0));
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
 }
 
 /** Spec 01 §4 amounts, in cents, one query. */

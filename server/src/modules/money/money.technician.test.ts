@@ -91,6 +91,13 @@ describe('technician money lifecycle', () => {
     const transferList = await api({ method: 'GET', url: `/api/technician/${tech.technician.id}/transfers` });
     expect(transferList.headers['x-total-count']).toBe('1');
     expect(technicianTransferSchema.array().parse(transferList.json())[0]).toMatchObject({ status: 'Enregistré', transferRef: 'En attente' });
+    // A page past the end holds no row to carry the total: it is counted on its own, for both lists.
+    for (const list of ['invoices', 'transfers']) {
+      const beyond = await api({ method: 'GET', url: `/api/technician/${tech.technician.id}/${list}?limit=1&offset=3` });
+      expect(beyond.statusCode).toBe(200);
+      expect(beyond.json()).toEqual([]);
+      expect(beyond.headers['x-total-count']).toBe('1');
+    }
 
     // The receipt exists only once the transfer is Effectué.
     const early = await api({ method: 'GET', url: `/api/invoices/${invoiceId}/fiscal-receipt` });
