@@ -110,6 +110,12 @@ export async function findTechnicianForMoney(tx: DbOrTx, technicianId: string) {
 
 /* ------------------------------------------------------------ technician lists ------------------------------------------------------------ */
 
+/** A page's rows without the total they carry (windowTotal), and that total; a page past the end counts with `countAll`. */
+async function withoutTotal<Row extends { total: number }>(rows: Row[], offset: number, countAll: () => Promise<{ n: number }[]>) {
+  const total = await pageTotal(rows, offset, async () => Number((await countAll())[0]?.n ?? 0));
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+}
+
 /**
  * A technician's invoices, most recent first, and their number: one statement, the page with the total each of its
  * rows carries (a page past the end counts on its own), built once per database with its values as placeholders
@@ -127,13 +133,12 @@ export async function listTechnicianInvoices(tx: DbOrTx, technicianId: string, p
       .offset(sql.placeholder('offset'))
       .prepare('maillon_technician_invoices'),
   );
-  const totalQuery = () =>
+  const rows = await pageQuery.execute({ technicianId, ...page });
+  return withoutTotal(rows, page.offset, () =>
     preparedQuery(tx, 'technician-invoices-total', () =>
       tx.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where).prepare('maillon_technician_invoices_total'),
-    );
-  const rows = await pageQuery.execute({ technicianId, ...page });
-  const total = await pageTotal(rows, page.offset, async () => Number((await totalQuery().execute({ technicianId }))[0]?.n ?? 0));
-  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+    ).execute({ technicianId }),
+  );
 }
 
 /** A technician's transfers, most recent first, and their number (one statement built once, as listTechnicianInvoices). */
@@ -150,13 +155,12 @@ export async function listTechnicianTransfers(tx: DbOrTx, technicianId: string, 
       .offset(sql.placeholder('offset'))
       .prepare('maillon_technician_transfers'),
   );
-  const totalQuery = () =>
+  const rows = await pageQuery.execute({ technicianId, ...page });
+  return withoutTotal(rows, page.offset, () =>
     preparedQuery(tx, 'technician-transfers-total', () =>
       tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where).prepare('maillon_technician_transfers_total'),
-    );
-  const rows = await pageQuery.execute({ technicianId, ...page });
-  const total = await pageTotal(rows, page.offset, async () => Number((await totalQuery().execute({ technicianId }))[0]?.n ?? 0));
-  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+    ).execute({ technicianId }),
+  );
 }
 
 /** Spec 01 §4 amounts, in cents, one query. */
