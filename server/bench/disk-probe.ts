@@ -9,15 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-export interface DiskProbeResult {
+/** The flushes a probe timed, in ms, sorted; where it wrote, and whether that is PostgreSQL's file system (null: unknown). */
+export interface DiskFlushes {
   where: string;
   sameFileSystem: boolean | null;
-  flushes: number;
-  p50: number;
-  p99: number;
-  p999: number;
-  max: number;
-  over100: number;
+  latencies: number[];
 }
 
 const WORKER = `
@@ -56,16 +52,14 @@ function probeDirectory(dataDirectory: string | null): { dir: string; sameFileSy
     }
   }
   const dir = os.tmpdir();
-  let sameFileSystem: boolean | null = null;
   try {
-    if (dataDirectory) sameFileSystem = fs.statSync(dir).dev === fs.statSync(dataDirectory).dev;
+    return { dir, sameFileSystem: dataDirectory ? fs.statSync(dir).dev === fs.statSync(dataDirectory).dev : null };
   } catch {
-    sameFileSystem = null;
+    return { dir, sameFileSystem: null };
   }
-  return { dir, sameFileSystem };
 }
 
-export function startDiskProbe(dataDirectory: string | null): { stop(): Promise<DiskProbeResult> } {
+export function startDiskProbe(dataDirectory: string | null): { stop(): Promise<DiskFlushes> } {
   const { dir, sameFileSystem } = probeDirectory(dataDirectory);
   const file = path.join(dir, `maillon-disk-probe-${process.pid}`);
   const worker = new Worker(WORKER, { eval: true, workerData: { file } });
@@ -78,17 +72,7 @@ export function startDiskProbe(dataDirectory: string | null): { stop(): Promise<
       worker.postMessage('stop');
       const latencies = (await done).sort((a, b) => a - b);
       await worker.terminate();
-      const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(p * latencies.length) - 1))] ?? 0;
-      return {
-        where: dir,
-        sameFileSystem,
-        flushes: latencies.length,
-        p50: at(0.5),
-        p99: at(0.99),
-        p999: at(0.999),
-        max: latencies.at(-1) ?? 0,
-        over100: latencies.filter((ms) => ms > 100).length,
-      };
+      return { where: dir, sameFileSystem, latencies };
     },
   };
 }

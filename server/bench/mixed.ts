@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import pg from 'pg';
-import { startDiskProbe, type DiskProbeResult } from './disk-probe';
+import { startDiskProbe, type DiskFlushes } from './disk-probe';
 import { startServer, waitFor } from './server-process';
 import { loginAs } from './sessions';
 import type { Session } from './endpoints';
@@ -175,7 +175,20 @@ async function cacheCounters(base: string): Promise<{ hits: number; misses: numb
 }
 
 /** The disk probe's figures (disk-probe.ts): a commit waits for such a flush, so its tail is every write's floor. */
-function diskSentence(disk: DiskProbeResult): string {
+function diskFigures({ where, sameFileSystem, latencies }: DiskFlushes) {
+  return {
+    where,
+    sameFileSystem,
+    flushes: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    p999: percentile(latencies, 99.9),
+    max: latencies.at(-1) ?? 0,
+    over100: latencies.filter((ms) => ms > 100).length,
+  };
+}
+
+function diskSentence(disk: ReturnType<typeof diskFigures>): string {
   const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
   const place = disk.sameFileSystem === true ? 'sur le système de fichiers de PostgreSQL' : disk.sameFileSystem === false ? 'hors du système de fichiers de PostgreSQL' : `dans ${disk.where}`;
   return (
@@ -238,13 +251,12 @@ async function main(): Promise<void> {
     const end = Date.now() + (WARMUP_S + DURATION_S) * 1000;
     let before: { hits: number; misses: number }[] = [];
     let loadBefore = 0;
-    let probe: ReturnType<typeof startDiskProbe> | null = null;
     const warmedUp = (async () => {
       await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
       before = await Promise.all(bases.map(cacheCounters));
       loadBefore = os.loadavg()[0]!;
       recordingFrom = Date.now();
-      probe = startDiskProbe(dataDirectory);
+      return startDiskProbe(dataDirectory);
     })();
     const think = () => new Promise((r) => setTimeout(r, THINK_MS * 2 * Math.random()));
     const technicianLoop = async (t: Technician, i: number) => {
@@ -271,7 +283,7 @@ async function main(): Promise<void> {
     };
     await Promise.all([...technicians.map(technicianLoop), adminLoop(), warmedUp]);
     const loadAfter = os.loadavg()[0]!;
-    const disk: DiskProbeResult | null = probe ? await (probe as ReturnType<typeof startDiskProbe>).stop() : null;
+    const disk = diskFigures(await (await warmedUp).stop());
     const after = await Promise.all(bases.map(cacheCounters));
     const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
     const misses = after.reduce((sum, c, i) => sum + c.misses - before[i]!.misses, 0);
@@ -305,7 +317,7 @@ async function main(): Promise<void> {
         `${writes} écritures (${fmt((100 * writes) / Math.max(1, total))} %), ${errors} erreurs, ` +
         `cache de lecture : ${hits} succès / ${misses} défauts (${fmt(100 * hitRatio)} %). ` +
         `Charge de la machine (load average 1 min) : ${loadBefore.toFixed(1)} au début, ${loadAfter.toFixed(1)} à la fin.` +
-        (disk ? ` ${diskSentence(disk)}` : ''),
+        ` ${diskSentence(disk)}`,
       '',
       '| endpoint | requêtes | req/s | p50 ms | p95 ms | p99 ms | erreurs | statuts |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
