@@ -9,7 +9,7 @@ import {
   technicianApplicationSchema,
 } from '@maillon/common/schemas/applications';
 import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
-import { setTotal } from '../../lib/pagination';
+import { sendJsonText, setTotal } from '../../lib/pagination';
 import { applyToBatch, applyToMission, countApplicationsByPill, listApplications } from './applications.service';
 
 /** Applications: apply to a lot, technician list with lot details (issue 4). */
@@ -54,7 +54,7 @@ export const applicationsRoutes: FastifyPluginAsyncZod = async (app) => {
       const ownerId = auth.role === 'admin' ? technicianId : auth.technicianId!;
       const page = await listApplications(app.db, { technicianId: ownerId, batchId, status, limit, offset }, request.log);
       setTotal(reply, page.total);
-      return page.items;
+      return sendJsonText(reply, page.json);
     },
   );
 

@@ -1,15 +1,14 @@
 import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { APPLICATION_PILL_STATUSES, APPLICATION_PILLS, type ApplicationPill, type ApplicationStatus } from '@maillon/common/enums';
-import { centsToEuros } from '@maillon/common/format';
-import type { Application, ApplicationPillCounts, TechnicianApplication, TreatedDevice } from '@maillon/common/schemas/applications';
+import type { Application, ApplicationPillCounts, TreatedDevice } from '@maillon/common/schemas/applications';
 import type { Db, Tx } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { pageTotal, windowTotal } from '../../lib/pagination';
 import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
 import { RECRUITED } from '../lifecycle/lifecycle.service';
-import { lotDescription, sortedModels } from '../mission-batches/mission-batches.service';
+import { sortedModels } from '../mission-batches/mission-batches.service';
 import { preparedQuery, preparedSql } from '../../db/prepared-queries';
 
 type ApplicationRow = typeof applications.$inferSelect;
@@ -179,15 +178,53 @@ const lotJoin = sql`mission_batches.id = coalesce(applications.batch_id, mission
 const ofLot = (batchId: unknown) =>
   sql`(applications.batch_id = ${batchId} or (applications.batch_id is null and applications.mission_id in (select lot_missions.id from missions lot_missions where lot_missions.batch_id = ${batchId})))`;
 
+/** Between the parts of an application's row: a control character PostgreSQL's JSON never holds raw. */
+const PART_SEPARATOR = '\u001f';
+
 /**
- * Applications with their lot summary, newest first, one page. An application whose lot is gone is skipped and
- * logged (spec §2). Terminé ones carry the final revenue and the lot's devices.
+ * What the list shows of an application `applications` and its lot `mission_batches`, as JSON PostgreSQL writes
+ * (docs/decisions/044), in three parts joined by chr(31): the application without its lot and devices, the lot without
+ * its models, and the models (sorted in French by the server, as the lots' lists do: decision 033). A finished lot keeps
+ * its figures frozen (undone devices left for the system lot); a Terminé application carries its final revenue.
  */
-export async function listApplications(
-  db: Db,
-  filter: ApplicationsFilter,
-  log: Pick<FastifyBaseLogger, 'warn'>,
-): Promise<{ items: TechnicianApplication[]; total: number }> {
+const applicationPartsSql = sql<string>`
+  json_build_object(
+    'id', applications.id,
+    'batchId', applications.batch_id,
+    'missionId', applications.mission_id,
+    'technicianId', applications.technician_id,
+    'status', applications.status,
+    'appliedAt', maillon_json_time(applications.applied_at),
+    'adminComment', applications.admin_comment,
+    'finalRevenue', case when applications.status = 'Terminé'
+      then trim_scale(mission_batches.amount_per_defib_cents::numeric * mission_batches.defibrillators_done / 100) end
+  )::text || chr(31) || json_build_object(
+    'id', mission_batches.id,
+    'title', mission_batches.title,
+    'description', maillon_lot_description(mission_batches.description),
+    'price', trim_scale(mission_batches.price_cents::numeric / 100),
+    'departments', mission_batches.departments,
+    'tags', mission_batches.tags,
+    'deadline', maillon_json_time(mission_batches.deadline),
+    'status', mission_batches.status,
+    'defibrillatorCount', case when mission_batches.status = 'completed' then mission_batches.defibrillators_sum else mission_batches.mission_count end,
+    'defibrillatorsDone', mission_batches.defibrillators_done,
+    'amountPerDefib', trim_scale(mission_batches.amount_per_defib_cents::numeric / 100),
+    'candidateCount', mission_batches.application_count
+  )::text || chr(31) || array_to_json(mission_batches.mission_models)::text`;
+
+/** A page of applications as JSON text, the array the route sends as it is, and the total of the filter. */
+export interface ApplicationsPage {
+  json: string;
+  total: number;
+}
+
+/**
+ * Applications with their lot summary, newest first, one page, written by PostgreSQL (docs/decisions/044): Node only
+ * sorts each lot's models and adds the devices of the Terminé ones. An application whose lot is gone is skipped and
+ * logged (spec §2).
+ */
+export async function listApplications(db: Db, filter: ApplicationsFilter, log: Pick<FastifyBaseLogger, 'warn'>): Promise<ApplicationsPage> {
   const shape = `applications:${filter.technicianId ? 't' : ''}${filter.batchId ? 'b' : ''}${filter.status ? 's' : ''}`;
   // Every application, or those of some statuses (the admin's list): the total is kept by status (row_counts,
   // decision 040), so the page walks applications_applied_idx and stops at its rows instead of counting them all.
@@ -206,29 +243,11 @@ export async function listApplications(
     return db
       .select({
         total,
-        lotDevices: missionBatches.missionCount,
-        models: missionBatches.missionModels,
-        candidates: missionBatches.applicationCount,
         id: applications.id,
-        batchId: applications.batchId,
-        missionId: applications.missionId,
         technicianId: applications.technicianId,
         status: applications.status,
-        appliedAt: applications.appliedAt,
-        adminComment: applications.adminComment,
-        lot: {
-          id: missionBatches.id,
-          title: missionBatches.title,
-          description: missionBatches.description,
-          priceCents: missionBatches.priceCents,
-          departments: missionBatches.departments,
-          tags: missionBatches.tags,
-          deadline: missionBatches.deadline,
-          status: missionBatches.status,
-          defibrillatorsSum: missionBatches.defibrillatorsSum,
-          defibrillatorsDone: missionBatches.defibrillatorsDone,
-          amountPerDefibCents: missionBatches.amountPerDefibCents,
-        },
+        lotId: missionBatches.id,
+        parts: applicationPartsSql,
       })
       .from(applications)
       .leftJoin(missions, eq(missions.id, applications.missionId))
@@ -248,38 +267,19 @@ export async function listApplications(
   });
 
   const withLot = rows.filter((row) => {
-    if (row.lot?.id) return true;
+    if (row.lotId) return true;
     log.warn({ applicationId: row.id }, 'candidature ignorée : lot introuvable');
     return false;
   });
   const finished = withLot.filter((r) => r.status === 'Terminé');
-  const devices = await getTreatedDevices(db, finished.map((r) => ({ batchId: r.lot!.id, technicianId: r.technicianId })));
-
-  const items = withLot.map((row): TechnicianApplication => {
-    const lot = row.lot!;
-    const isFinished = row.status === 'Terminé';
-    return {
-      ...toApplication(row),
-      lot: {
-        id: lot.id,
-        title: lot.title,
-        description: lotDescription(lot.description),
-        price: centsToEuros(lot.priceCents),
-        departments: lot.departments,
-        tags: lot.tags,
-        deadline: lot.deadline?.toISOString() ?? null,
-        status: lot.status,
-        // A finished lot keeps its figures frozen (undone devices left for the system lot).
-        defibrillatorCount: lot.status === 'completed' ? lot.defibrillatorsSum : (row.lotDevices ?? 0),
-        defibrillatorsDone: lot.defibrillatorsDone,
-        amountPerDefib: centsToEuros(lot.amountPerDefibCents),
-        candidateCount: row.candidates ?? 0,
-        models: sortedModels(row.models),
-      },
-      finalRevenue: isFinished ? centsToEuros(lot.amountPerDefibCents * lot.defibrillatorsDone) : null,
-      devices: isFinished ? (devices.get(`${lot.id}:${row.technicianId}`) ?? []) : null,
-    };
+  const devices = await getTreatedDevices(db, finished.map((r) => ({ batchId: r.lotId!, technicianId: r.technicianId })));
+  const items = withLot.map((row) => {
+    const [application, lot, models] = row.parts.split(PART_SEPARATOR) as [string, string, string];
+    const treated = row.status === 'Terminé' ? JSON.stringify(devices.get(`${row.lotId}:${row.technicianId}`) ?? []) : 'null';
+    const sorted = JSON.stringify(sortedModels(JSON.parse(models) as string[]));
+    return `${application.slice(0, -1)},"devices":${treated},"lot":{"models":${sorted},${lot.slice(1)}}`;
   });
+
   const total = await pageTotal(rows, filter.offset, async () => {
     if (everyTechnician) {
       const kept = filter.status ? statusCountSql('applications', statusesFor(filter.status)) : allRowsCountSql('applications');
@@ -292,7 +292,7 @@ export async function listApplications(
     const where = conditions.length > 0 ? and(...conditions) : undefined;
     return Number((await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0);
   });
-  return { items, total };
+  return { json: `[${items.join(',')}]`, total };
 }
 
 /** Devices of finished lots with their state for the technician who did them ("Effectué" / "Non traité"). */

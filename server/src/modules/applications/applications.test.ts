@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { applicationSchema, technicianApplicationSchema } from '@maillon/common/schemas/applications';
+import { z } from 'zod';
+import { centsToEuros } from '@maillon/common/format';
+import { applicationLotSchema, applicationSchema, technicianApplicationSchema, treatedDeviceSchema } from '@maillon/common/schemas/applications';
 import { applications, learningResources, missionBatches, missions, resourceViews, technicianMissionData } from '../../db/schema';
 import { finishApplication, recruitApplication, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
+import { isoTime, lotDescription } from '../../../test/lot-json';
 
 let ctx: TestContext;
 let cookieAdmin: string;
@@ -328,6 +331,85 @@ describe('GET /api/applications', () => {
       { id: missionIds[0], serialNumber: 'SN-0', clientName: 'Client 0', done: true },
       { id: missionIds[1], serialNumber: 'SN-1', clientName: 'Client 1', done: false },
     ]);
+  });
+
+  it('writes each application as the server wrote it in JavaScript from its rows (decision 044)', async () => {
+    const a = await trainedTechnician();
+    const models = ['zoll', 'Éclair', 'Apple', 'élan', 'Defibtech'];
+    const withModels = async (values: Partial<typeof missionBatches.$inferInsert>) => {
+      const { lot, missionIds } = await createLot(values, models.length);
+      for (const [i, id] of missionIds.entries()) await ctx.db.update(missions).set({ defibrillatorModel: models[i]! }).where(eq(missions.id, id));
+      return { lot, missionIds };
+    };
+    const blank = await withModels({ title: 'Guillemets " et \\ et \u0001 contrôle', description: ' \u00a0\t\u2009\n', priceCents: 12_345, deadline: null });
+    const plain = await withModels({ title: 'Lot 🚑 accentué', description: 'Texte « tel quel »', priceCents: 1, tags: [], departments: [] });
+    const done = await withModels({ title: 'Lot terminé', priceCents: 99_999 });
+    const single = await createLot({ title: 'Lot d’une mission', description: null }, 1);
+    await ctx.db.execute(sql`update mission_batches set deadline = '2026-10-01 18:00:00.123999+00' where id = ${plain.lot.id}`);
+    await ctx.db
+      .update(missionBatches)
+      .set({ status: 'completed', defibrillatorsSum: 7, defibrillatorsDone: 3, amountPerDefibCents: 33_333 })
+      .where(eq(missionBatches.id, done.lot.id));
+    await ctx.db.insert(applications).values([
+      { batchId: blank.lot.id, technicianId: a.technician.id, status: 'En attente', adminComment: 'Ligne 1\nLigne "2"' },
+      { batchId: plain.lot.id, technicianId: a.technician.id, status: 'Recruté', appliedAt: new Date('2026-03-02T10:00:00Z') },
+      { batchId: done.lot.id, technicianId: a.technician.id, status: 'Terminé' },
+      { missionId: single.missionIds[0]!, technicianId: a.technician.id, status: 'pending' },
+    ]);
+    await ctx.db.execute(sql`update applications set applied_at = '2026-03-01 10:00:00.987654+00' where batch_id = ${blank.lot.id}`);
+
+    const response = await as(ctx.app, a.cookie)({ method: 'GET', url: '/api/applications' });
+    expect(response.statusCode).toBe(200);
+    const strict = technicianApplicationSchema
+      .extend({ lot: applicationLotSchema.strict(), devices: z.array(treatedDeviceSchema.strict()).nullable() })
+      .strict()
+      .array();
+    const answered = strict.parse(JSON.parse(response.body));
+
+    const rows = await ctx.db
+      .select({ application: applications, lot: missionBatches })
+      .from(applications)
+      .leftJoin(missions, eq(missions.id, applications.missionId))
+      .innerJoin(missionBatches, sql`${missionBatches.id} = coalesce(${applications.batchId}, ${missions.batchId})`)
+      .where(eq(applications.technicianId, a.technician.id));
+    const french = new Intl.Collator('fr').compare;
+    const expected = rows.map(({ application, lot }) => ({
+      id: application.id,
+      batchId: application.batchId,
+      missionId: application.missionId,
+      technicianId: application.technicianId,
+      status: application.status,
+      appliedAt: isoTime(application.appliedAt),
+      adminComment: application.adminComment,
+      lot: {
+        id: lot.id,
+        title: lot.title,
+        description: lotDescription(lot.description),
+        price: centsToEuros(lot.priceCents),
+        departments: lot.departments,
+        tags: lot.tags,
+        deadline: isoTime(lot.deadline),
+        status: lot.status,
+        defibrillatorCount: lot.status === 'completed' ? lot.defibrillatorsSum : lot.missionCount,
+        defibrillatorsDone: lot.defibrillatorsDone,
+        amountPerDefib: centsToEuros(lot.amountPerDefibCents),
+        candidateCount: lot.applicationCount,
+        models: [...lot.missionModels].sort(french),
+      },
+      finalRevenue: application.status === 'Terminé' ? centsToEuros(lot.amountPerDefibCents * lot.defibrillatorsDone) : null,
+      devices:
+        application.status === 'Terminé'
+          ? done.missionIds.map((id, i) => ({ id, serialNumber: `SN-${i}`, clientName: `Client ${i}`, done: false }))
+          : null,
+    }));
+    const byId = <T extends { id: string }>(items: T[]) => Object.fromEntries(items.map((item) => [item.id, item]));
+    expect(answered).toHaveLength(4);
+    expect(byId(answered)).toEqual(byId(expected));
+    // What the rules above come to, spelled out: the references cannot both be wrong the same way unnoticed.
+    const [first] = answered.filter((x) => x.lot.id === blank.lot.id);
+    expect(first).toMatchObject({ appliedAt: '2026-03-01T10:00:00.987Z', lot: { description: 'Lot de missions de maintenance', price: 123.45, deadline: null } });
+    expect(answered.find((x) => x.lot.id === plain.lot.id)).toMatchObject({ appliedAt: '2026-03-02T10:00:00.000Z', lot: { deadline: '2026-10-01T18:00:00.123Z', price: 0.01, models: ['Apple', 'Defibtech', 'Éclair', 'élan', 'zoll'] } });
+    expect(answered.find((x) => x.lot.id === done.lot.id)).toMatchObject({ finalRevenue: 999.99, lot: { defibrillatorCount: 7, amountPerDefib: 333.33 } });
   });
 
   it('skips an application whose lot is gone, and validates the filters', async () => {

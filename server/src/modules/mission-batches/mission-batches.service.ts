@@ -1,5 +1,4 @@
 import { and, eq, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { MAP_LOTS_MAX, type AvailableLot, type LotFilters, type LotSort } from '@maillon/common/schemas/lots';
 import type { Db } from '../../db/client';
 import { missionBatches, technicians } from '../../db/schema';
@@ -372,14 +371,6 @@ function lotsMapSql(filter: LotSearch, hasHome: boolean, hasRadius: boolean): SQ
         select m.marker, ${keys} from lot_markers m ${whereAll(markerConditions)} order by ${walkOrder} limit ${sql.raw(String(MAP_LOTS_MAX))}
       ) found) as markers
     from (select ${searched} as searched, ${unlocatedCount} as unlocated) counts`;
-}
-
-/**
- * The description a lot shows: its own, or DEFAULT_LOT_DESCRIPTION when it is blank by JavaScript's `trim` (the rule
- * the list_json trigger of migration 0022 writes in SQL).
- */
-export function lotDescription(description: string | null): string {
-  return description?.trim() ? description : DEFAULT_LOT_DESCRIPTION;
 }
 
 /** French alphabetical order, as `localeCompare(…, 'fr')` (one collator for every call). */
