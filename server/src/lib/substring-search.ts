@@ -77,11 +77,13 @@ export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', searc
 }
 
 /**
- * searchPage's parts for a search of `table`'s own searched text `text` (the expression of its trigram index) under the
- * list's other filters `others`: the ids found, at most TOTAL_CAP + 1, and the same rows as a row filter (decision 042).
+ * searchPage's parts for a search of `table`'s own searched text (its kept `search_text` column, which its trigram index
+ * indexes: decision 045) under the list's other filters `others`: the ids found, at most TOTAL_CAP + 1, and the same rows
+ * as a row filter (decision 042).
  */
-export function searchedTable(table: 'devices' | 'missions', text: SQL, search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
+export function searchedTable(table: 'devices' | 'missions', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
   const name = sql.raw(table);
+  const text = sql.raw(`${table}.search_text`);
   return {
     found: sql`select id from ${name} ${whereAll([substringMatchSql(text, search), ...others])} limit ${TOTAL_CAP + 1}`,
     idColumn: sql`${name}.id`,

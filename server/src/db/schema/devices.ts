@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { DEVICE_ACCESS, DEVICE_STATES } from '@maillon/common/enums';
-import { createdAt, id, sqlList, updatedAt } from './_columns';
+import { createdAt, id, searchText, sqlList, updatedAt } from './_columns';
 
 /**
  * The device registry (Parc DAE): one row per physical defibrillator, keyed by its normalised serial number
@@ -49,6 +49,8 @@ export const devices = pgTable(
     lastReportOn: date({ mode: 'string' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The registry search's text: serial, site, address, commune, manufacturer, model, exploitant. */
+    searchText: searchText(['serial_number', 'serial_key', 'site_name', 'address', 'postal_code', 'city', 'manufacturer', 'model', 'operator_name']),
   },
   (t) => [
     uniqueIndex('devices_serial_key_idx').on(t.serialKey),
@@ -67,5 +69,6 @@ export const devices = pgTable(
       t.serialKey,
     ),
     index('devices_last_maintenance_idx').on(t.lastMaintenanceOn),
+    index('devices_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
   ],
 );

@@ -13,7 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { BATCH_STATUSES, BATCH_VISIBILITIES, JOB_STATUSES, MISSION_STATUSES } from '@maillon/common/enums';
-import { createdAt, id, sqlList, updatedAt } from './_columns';
+import { createdAt, id, searchText, sqlList, updatedAt } from './_columns';
 import { devices } from './devices';
 
 export const missionBatches = pgTable(
@@ -182,6 +182,8 @@ export const missions = pgTable(
     approxLongitude: doublePrecision(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The admin search's text: the spec's search fields (02 §2) plus the client name. */
+    searchText: searchText(['title', 'description', 'location', 'department', 'serial_number', 'defibrillator_model', 'visit_type', 'observations', 'client_name']),
   },
   (t) => [
     check('missions_status_check', sql.raw(`status in (${sqlList(MISSION_STATUSES)})`)),
@@ -194,6 +196,7 @@ export const missions = pgTable(
     index('missions_unbatched_idx').on(t.createdAt, t.id).where(sql`batch_id is null`),
     index('missions_department_idx').on(t.department),
     index('missions_device_idx').on(t.deviceId),
+    index('missions_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     // The admin map's viewport query: the known position, else the approximate one.
     index('missions_position_idx').using(
       'gist',

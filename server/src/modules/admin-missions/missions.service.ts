@@ -19,18 +19,6 @@ const MISSION_NOT_FOUND = 'Mission introuvable';
 const LOT_NOT_FOUND = 'Lot introuvable';
 const COMPLETED_LOT = 'Impossible de modifier les missions d’un lot terminé';
 
-/**
- * The searched text of a mission: exactly the expression of the trigram index `missions_search_trgm_idx` (migration
- * 0003), so the search uses the index instead of reading every mission. The spec's search fields (02 §2) plus the client
- * name.
- */
-const missionSearchText = sql`lower(
-  coalesce(${missions.title}, '') || ' ' || coalesce(${missions.description}, '') || ' ' || coalesce(${missions.location}, '') || ' ' ||
-  coalesce(${missions.department}, '') || ' ' || coalesce(${missions.serialNumber}, '') || ' ' || coalesce(${missions.defibrillatorModel}, '') || ' ' ||
-  coalesce(${missions.visitType}, '') || ' ' || coalesce(${missions.observations}, '') || ' ' || coalesce(${missions.clientName}, '')
-)`;
-
-
 export interface MissionListFilters {
   search?: string | undefined;
   batchId?: string | undefined;
@@ -67,7 +55,7 @@ export async function listMissions(db: Db, filters: MissionListFilters): Promise
       left join mission_batches b on b.id = missions.batch_id), '[]')`;
   const { search } = filters;
   if (search) {
-    const { rows, total, capped } = await searchPage<MissionTuple>(db, { ...searchedTable('missions', missionSearchText, search, others), pageJson }, filters);
+    const { rows, total, capped } = await searchPage<MissionTuple>(db, { ...searchedTable('missions', search, others), pageJson }, filters);
     return { items: rows.map(missionOfTuple), total, capped };
   }
   const total = filters.batchId ? sql`(select count(*)::int from missions ${whereAll(others)})` : missionsCountSql(filters);

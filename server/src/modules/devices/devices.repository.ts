@@ -14,13 +14,6 @@ import { epochMsOf, pageSql, searchPage, whereAll, type SearchPage } from '../..
  */
 export const nextDueExpression = sql<string | null>`least(${devices.batteryExpiry}, ${devices.adultPadsExpiry}, case when ${devices.pediatricPadsPresent} then ${devices.pediatricPadsExpiry} end, ${devices.nextMaintenanceDue})`;
 
-/** The searched text: exactly the expression of the trigram index devices_search_trgm_idx (migration 0012). */
-const deviceSearchText = sql`lower(
-  coalesce(${devices.serialNumber}, '') || ' ' || coalesce(${devices.serialKey}, '') || ' ' || coalesce(${devices.siteName}, '') || ' ' ||
-  coalesce(${devices.address}, '') || ' ' || coalesce(${devices.postalCode}, '') || ' ' || coalesce(${devices.city}, '') || ' ' ||
-  coalesce(${devices.manufacturer}, '') || ' ' || coalesce(${devices.model}, '') || ' ' || coalesce(${devices.operatorName}, '')
-)`;
-
 /**
  * Needs attention (the Parc DAE badge): out of order, or a date past or within the window — except a device removed
  * for good, which no longer needs anything.
@@ -233,7 +226,7 @@ export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitD
   const others = listConditions(filters, limitDay);
   const { search } = filters;
   if (search) {
-    return searchPage<DevicePageRow>(db, { ...searchedTable('devices', deviceSearchText, search, others), pageJson: page }, filters);
+    return searchPage<DevicePageRow>(db, { ...searchedTable('devices', search, others), pageJson: page }, filters);
   }
   const total =
     filters.state || filters.dueBefore
