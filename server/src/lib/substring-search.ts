@@ -20,7 +20,7 @@ export function indexedFragment(needle: string): string | null {
 }
 
 /**
- * `text` (a lowercased expression with a gin_trgm_ops index) contains `search`, case-insensitively: exactly
+ * `text` (a lowercased text with a gin_trgm_ops index, searchedText) contains `search`, case-insensitively: exactly
  * `text like '%search%'`. The index is given the fragment of indexedFragment, and the whole search is checked on the rows
  * it finds (strpos: a plain substring test, which the index does not take): the fragment is part of the search, so every
  * row holding the search holds the fragment, and the result is the same rows.
@@ -49,31 +49,22 @@ export function substringFilterSql(text: SQL, search: string): SQL {
   return sql`strpos(${text}, (select ${search.toLowerCase()}::text)) > 0`;
 }
 
-/** `coalesce(alias.column, '')` joined by spaces and lowercased: the searched text of a trigram index (migration 0028). */
-function searchedText(alias: string, columns: readonly string[]): SQL {
-  return sql.raw(`lower(${columns.map((column) => `coalesce(${alias}.${column}, '')`).join(` || ' ' || `)})`);
-}
-
 /**
- * A technician's searched text, exactly the expression of technicians_search_trgm_idx: first name, last name, first
- * name again (so « Prénom Nom » and « Nom Prénom » are both in it), e-mail and company.
+ * The searched text the row `alias` keeps (`search_text`, a stored generated column with a trigram index: decision 045).
+ * A technician's holds its first name, last name, first name again (so « Prénom Nom » and « Nom Prénom » are both in
+ * it), e-mail and company; an invoice's and a parcel's their own fields, a search matching their technician's too.
  */
-export const technicianSearchText = (alias: string) => searchedText(alias, ['first_name', 'last_name', 'first_name', 'email', 'company_name']);
-/** An invoice's searched text (invoices_search_trgm_idx). */
-const invoiceSearchText = (alias: string) => searchedText(alias, ['reference', 'mission_title', 'description', 'invoice_number']);
-/** A parcel's searched text (shipments_search_trgm_idx). */
-const shipmentSearchText = (alias: string) => searchedText(alias, ['mission_title', 'destination', 'content', 'tracking_number']);
+export const searchedText = (alias: string): SQL => sql.raw(`${alias}.search_text`);
 
-const ownSearchText = (table: 'invoices' | 'shipments', alias: string) => (table === 'invoices' ? invoiceSearchText(alias) : shipmentSearchText(alias));
 
 /**
  * The ids of `table`'s rows whose own text contains `search` or whose technician's does, as a subquery: each side
  * found on its trigram index (an OR across the join would read every row).
  */
 export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', search: string): SQL {
-  const own = ownSearchText(table, 'r');
+  const own = searchedText('r');
   return sql`(select r.id from ${sql.raw(table)} r where ${substringMatchSql(own, search)}
-    union select r.id from ${sql.raw(table)} r join technicians t on t.id = r.technician_id where ${substringMatchSql(technicianSearchText('t'), search)})`;
+    union select r.id from ${sql.raw(table)} r join technicians t on t.id = r.technician_id where ${substringMatchSql(searchedText('t'), search)})`;
 }
 
 /**
@@ -83,7 +74,7 @@ export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', searc
  */
 export function searchedTable(table: 'devices' | 'missions', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
   const name = sql.raw(table);
-  const text = sql.raw(`${table}.search_text`);
+  const text = searchedText(table);
   return {
     found: sql`select id from ${name} ${whereAll([substringMatchSql(text, search), ...others])} limit ${TOTAL_CAP + 1}`,
     idColumn: sql`${name}.id`,
@@ -101,14 +92,14 @@ export function searchedTable(table: 'devices' | 'missions', search: string, oth
  */
 export function searchedWithTechnician(table: 'invoices' | 'shipments', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
   const name = sql.raw(table);
-  const own = ownSearchText(table, table);
+  const own = searchedText(table);
   return {
     found: sql`(select ${name}.id from ${name} ${whereAll([substringMatchSql(own, search), ...others])} limit ${TOTAL_CAP + 1})
       union (select ${name}.id from ${name} join technicians mt on mt.id = ${name}.technician_id
-        ${whereAll([substringMatchSql(technicianSearchText('mt'), search), ...others])} limit ${TOTAL_CAP + 1})`,
+        ${whereAll([substringMatchSql(searchedText('mt'), search), ...others])} limit ${TOTAL_CAP + 1})`,
     idColumn: sql`${name}.id`,
     others,
     filter: sql`(${substringFilterSql(own, search)}
-      or exists (select 1 from technicians mt where mt.id = ${name}.technician_id and ${substringFilterSql(technicianSearchText('mt'), search)}))`,
+      or exists (select 1 from technicians mt where mt.id = ${name}.technician_id and ${substringFilterSql(searchedText('mt'), search)}))`,
   };
 }

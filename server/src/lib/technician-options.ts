@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { TechnicianOption, TechnicianOptionsQuery } from '@maillon/common/schemas/money';
 import type { DbOrTx } from '../db/client';
 import { pageSql } from './pagination';
-import { substringMatchSql, technicianSearchText } from './substring-search';
+import { substringMatchSql, searchedText } from './substring-search';
 
 /**
  * The admin's technician pickers (invoices, shipments): the technicians with at least one row in `table` whose searched
@@ -15,7 +15,7 @@ export async function listTechnicianOptions(
   table: 'invoices' | 'shipments',
   { search, limit }: TechnicianOptionsQuery,
 ): Promise<TechnicianOption[]> {
-  const matching = search ? sql`and ${substringMatchSql(technicianSearchText('t'), search)}` : sql``;
+  const matching = search ? sql`and ${substringMatchSql(searchedText('t'), search)}` : sql``;
   const result = await db.execute<{ id: string; first_name: string; last_name: string }>(sql`
     select t.id, t.first_name, t.last_name from technicians t
     where exists (select 1 from ${sql.raw(table)} r where r.technician_id = t.id) ${matching}

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { TECHNICIAN_STATUSES, USER_ROLES } from '@maillon/common/enums';
 import { FORMATION_NOT_DONE } from '@maillon/common/constants';
-import { createdAt, id, sqlList, updatedAt } from './_columns';
+import { createdAt, id, searchText, sqlList, updatedAt } from './_columns';
 
 export const users = pgTable(
   'users',
@@ -50,6 +50,8 @@ export const technicians = pgTable(
     longitude: doublePrecision(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The admin search's text: the first name again after the last, so « Prénom Nom » and « Nom Prénom » are both in it. */
+    searchText: searchText(['first_name', 'last_name', 'first_name', 'email', 'company_name']),
   },
   (t) => [
     check('technicians_status_check', sql.raw(`status in (${sqlList(TECHNICIAN_STATUSES)})`)),
@@ -61,6 +63,7 @@ export const technicians = pgTable(
     index('technicians_email_idx').on(t.email),
     // The admin's technician pickers by name (lib/technician-options.ts): an empty search walks it and stops at its page.
     index('technicians_name_idx').on(t.lastName, t.firstName, t.id),
+    index('technicians_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
   ],
 );
 

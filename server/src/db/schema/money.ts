@@ -3,7 +3,7 @@ import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, tim
 import { EMAIL_STATUSES, E_INVOICE_FORMATS, INVOICE_STATUSES, PAYOUT_BATCH_STATUSES, PAYOUT_LINE_STATUSES, TRANSFER_STATUSES } from '@maillon/common/enums';
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { DEFAULT_PROGRESSION, DEFAULT_REFERENCE } from '@maillon/common/constants';
-import { createdAt, id, sqlList, updatedAt } from './_columns';
+import { createdAt, id, searchText, sqlList, updatedAt } from './_columns';
 import { storedFiles, technicians, users } from './accounts';
 import { missionBatches } from './missions';
 
@@ -30,6 +30,8 @@ export const invoices = pgTable(
     reference: text().notNull().default(DEFAULT_REFERENCE),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The admin search's own text (a search also matches the technician's). */
+    searchText: searchText(['reference', 'mission_title', 'description', 'invoice_number']),
   },
   (t) => [
     check('invoices_status_check', sql.raw(`status in (${sqlList(INVOICE_STATUSES)})`)),
@@ -37,6 +39,7 @@ export const invoices = pgTable(
     index('invoices_status_idx').on(t.status, t.createdAt),
     index('invoices_created_idx').on(t.createdAt, t.id),
     uniqueIndex('invoices_batch_technician_idx').on(t.batchId, t.technicianId),
+    index('invoices_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
   ],
 );
 

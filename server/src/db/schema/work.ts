@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { APPLICATION_STATUSES, LEARNING_RESOURCE_TYPES, SHIPMENT_STATUSES } from '@maillon/common/enums';
 import { DEFAULT_CARRIER, DEFAULT_REFERENCE } from '@maillon/common/constants';
-import { createdAt, id, sqlList, updatedAt } from './_columns';
+import { createdAt, id, searchText, sqlList, updatedAt } from './_columns';
 import { technicians } from './accounts';
 import { missionBatches, missions } from './missions';
 
@@ -149,6 +149,8 @@ export const shipments = pgTable(
     missionTitle: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The admin search's own text (a search also matches the technician's). */
+    searchText: searchText(['mission_title', 'destination', 'content', 'tracking_number']),
   },
   (t) => [
     check('shipments_status_check', sql.raw(`status in (${sqlList(SHIPMENT_STATUSES)})`)),
@@ -156,6 +158,7 @@ export const shipments = pgTable(
     index('shipments_batch_idx').on(t.batchId),
     index('shipments_status_idx').on(t.status, t.createdAt),
     index('shipments_created_idx').on(t.createdAt, t.id),
+    index('shipments_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
   ],
 );
 

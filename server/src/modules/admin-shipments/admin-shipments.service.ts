@@ -22,7 +22,8 @@ import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/sub
 import { listTechnicianOptions } from '../../lib/technician-options';
 import { getRecruitedTechnicianId, lotsWithRecruit } from '../lifecycle/lifecycle.service';
 
-type ShipmentRow = typeof shipments.$inferSelect;
+/** A parcel's row as the admin sees it (its searched text is the search's, not shown). */
+type ShipmentRow = Omit<typeof shipments.$inferSelect, 'searchText'>;
 
 const technicianName = sql<
   string | null

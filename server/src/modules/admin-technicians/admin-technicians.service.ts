@@ -26,7 +26,7 @@ import { removeStoredFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
 import { epochMsSql, pageSql } from '../../lib/pagination';
-import { substringMatchSql, technicianSearchText } from '../../lib/substring-search';
+import { substringMatchSql, searchedText } from '../../lib/substring-search';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { revokeUserSessions } from '../auth/auth.service';
 import { recomputeBatchFigures } from '../lifecycle/lifecycle.service';
@@ -40,7 +40,7 @@ interface Page {
 function filterConditions({ search, department }: Pick<TechnicianListQuery, 'search' | 'department'>): SQL[] {
   const conditions: SQL[] = [];
   // First and last name either way round, e-mail, company, on a trigram index (decision 039).
-  if (search) conditions.push(substringMatchSql(technicianSearchText('technicians'), search));
+  if (search) conditions.push(substringMatchSql(searchedText('technicians'), search));
   if (department) conditions.push(arrayContains(technicians.departments, [department]));
   return conditions;
 }
