@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToEuros, eurosToCents, formatDate, formatDistance, formatDuration, formatEuros, formatEurosForPrint, formatEurosShort, formatKilometres, formatCount, maskIban } from './format';
+import { centsToEuros, eurosToCents, formatDate, formatDistance, formatDuration, formatEuros, formatEurosForPrint, formatEurosShort, formatKilometres, formatCount, formatTotal, formatTotalOf, maskIban } from './format';
 import { formatDepartment, getDepartmentName, DEPARTMENTS } from './departments';
 
 describe('fr-FR formatting', () => {
@@ -72,5 +72,16 @@ describe('formatKilometres', () => {
     expect(formatKilometres(12_400)).toBe('12 km');
     expect(formatKilometres(1_204_600)).toBe('1\u202f205 km');
     expect(formatKilometres(null)).toBe('Distance inconnue');
+  });
+});
+
+describe('formatTotal / formatTotalOf', () => {
+  it('says « plus de » only for a capped total, with French digit groups', () => {
+    expect(formatTotal(1000)).toBe('1\u202f000');
+    expect(formatTotal(1000, true)).toBe('plus de 1\u202f000');
+    expect(formatTotalOf(1, false, 'facture', 'factures')).toBe('1 facture');
+    expect(formatTotalOf(0, false, 'facture', 'factures')).toBe('0 facture');
+    expect(formatTotalOf(3, false, 'expédition', 'expéditions')).toBe('3 expéditions');
+    expect(formatTotalOf(1000, true, 'défibrillateur', 'défibrillateurs')).toBe('Plus de 1\u202f000 défibrillateurs');
   });
 });

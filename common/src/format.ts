@@ -73,6 +73,17 @@ export function formatCount(count: number): string {
   return wholeFormatter.format(count);
 }
 
+/** A list's total: « 1 000 », or « plus de 1 000 » when its count stopped there (a broad search, decision 042). */
+export function formatTotal(total: number, capped = false): string {
+  return `${capped ? 'plus de ' : ''}${formatCount(total)}`;
+}
+
+/** A list's total with its noun, as a line begins: « 1 facture », « 3 factures », « Plus de 1 000 factures ». */
+export function formatTotalOf(total: number, capped: boolean, singular: string, plural: string): string {
+  const text = `${formatTotal(total, capped)} ${total > 1 ? plural : singular}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** A distance to read at a glance (lots, maps): "4,7 km" under 10 km, "86 km" above, "< 1 km" close by. */
 export function formatKilometres(metres: number | null | undefined): string {
   if (metres === null || metres === undefined || !Number.isFinite(metres)) return 'Distance inconnue';

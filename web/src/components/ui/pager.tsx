@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { formatCount } from '@maillon/common/format';
+import { formatCount, formatTotal } from '@maillon/common/format';
 import { cn } from '@/lib/cn';
 import { Button } from './button';
 
@@ -34,7 +34,7 @@ export function Pager({
         <ChevronLeft aria-hidden="true" /> Précédent
       </Button>
       <span className="text-sm tabular-nums text-muted-foreground">
-        Page {formatCount(page)} sur {capped ? `plus de ${formatCount(pages)}` : formatCount(pages)}
+        Page {formatCount(page)} sur {formatTotal(pages, capped)}
       </span>
       <Button variant="outline" size="sm" disabled={last} onClick={() => onChange(offset + limit)}>
         Suivant <ChevronRight aria-hidden="true" />

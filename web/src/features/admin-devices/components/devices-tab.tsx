@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FileSpreadsheet, HeartPulse, Plus, X } from 'lucide-react';
 import { DEVICE_STATES, type DeviceState } from '@maillon/common/enums';
-import { formatCount } from '@maillon/common/format';
+import { formatTotalOf } from '@maillon/common/format';
 import { DUE_SUBJECT_LABELS, DUE_SUBJECTS, type DueFilter, type DueSubject } from '@maillon/common/schemas/devices';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Badge } from '@/components/ui/badge';
@@ -98,7 +98,7 @@ export function DevicesTab() {
       </form>
       <div className="mb-3 flex items-center justify-between gap-3 text-sm text-muted-foreground">
         <p role="status">
-          {list.isSuccess ? `${capped ? 'Plus de ' : ''}${formatCount(total)} défibrillateur${total > 1 ? 's' : ''}` : ' '}
+          {list.isSuccess ? formatTotalOf(total, capped, 'défibrillateur', 'défibrillateurs') : ' '}
         </p>
         {hasFilters ? (
           <Button

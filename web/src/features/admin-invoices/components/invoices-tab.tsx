@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Download, ReceiptText } from 'lucide-react';
-import { formatCount } from '@maillon/common/format';
+import { formatTotalOf } from '@maillon/common/format';
 import { INVOICE_CHIPS, type AdminInvoice, type InvoiceChip } from '@maillon/common/schemas/money';
 import { TechnicianPicker } from '@/components/forms/technician-picker';
 import { PageHeader } from '@/components/layout/dashboard-shell';
@@ -93,8 +93,7 @@ export function InvoicesTab({ toolbar }: { toolbar?: ReactNode }) {
       ) : (
         <>
           <p className="mb-3 text-sm text-muted-foreground" aria-live="polite">
-            {capped ? 'Plus de ' : ''}
-            {formatCount(total)} {total > 1 ? 'factures' : 'facture'}
+            {formatTotalOf(total, capped, 'facture', 'factures')}
           </p>
           <ul className={invoices.isPlaceholderData ? 'grid gap-3 opacity-60' : 'grid gap-3'} aria-label="Factures">
             {invoices.data.items.map((invoice) => (

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import { ChevronDown, FolderInput, Inbox, Layers, Plus, Search, ShieldAlert } from 'lucide-react';
 import type { AdminBatch } from '@maillon/common/schemas/admin-lots';
 import type { Mission } from '@maillon/common/schemas/admin-missions';
-import { formatCount } from '@maillon/common/format';
+import { formatTotal } from '@maillon/common/format';
 import { PageHeader } from '@/components/layout/dashboard-shell';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -190,7 +190,7 @@ function UnsortedSection({ search, selection, onEditMission }: { search: string;
           <h2 id="unsorted-title" className="text-lg font-semibold">
             À trier
           </h2>
-          <Badge variant="secondary">{missions.data ? `${missions.data.capped ? 'plus de ' : ''}${formatCount(missions.data.total)}` : '…'}</Badge>
+          <Badge variant="secondary">{missions.data ? formatTotal(missions.data.total, missions.data.capped) : '…'}</Badge>
           <span className="text-sm text-muted-foreground">missions sans lot</span>
           <ChevronDown className={cn('ml-auto size-5 transition-transform', open && 'rotate-180')} aria-hidden="true" />
         </button>

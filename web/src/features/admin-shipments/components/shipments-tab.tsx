@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PackageSearch, Plus, X } from 'lucide-react';
-import { formatCount } from '@maillon/common/format';
+import { formatTotalOf } from '@maillon/common/format';
 import { SHIPMENT_FILTER_LABELS, SHIPMENT_FILTERS, type Shipment, type ShipmentFilter } from '@maillon/common/schemas/shipments';
 import { TechnicianPicker } from '@/components/forms/technician-picker';
 import { PageHeader } from '@/components/layout/dashboard-shell';
@@ -165,8 +165,7 @@ export function ShipmentsTab() {
       ) : (
         <>
           <p className="mb-3 text-sm text-muted-foreground" aria-live="polite">
-            {capped ? 'Plus de ' : ''}
-            {formatCount(total)} {total > 1 ? 'expéditions' : 'expédition'}
+            {formatTotalOf(total, capped, 'expédition', 'expéditions')}
           </p>
           <ul
             className={list.isPlaceholderData ? 'grid grid-cols-2 gap-4 opacity-60' : 'grid grid-cols-2 gap-4'}
