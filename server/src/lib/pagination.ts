@@ -81,6 +81,14 @@ export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
+/**
+ * Between the rows (chr(30)) and between the parts of a row (chr(31)) of a page a statement writes as JSON text for
+ * sendJsonText: control characters PostgreSQL's JSON never holds raw (it writes them `\u001e`), so a split cannot cut
+ * inside a JSON value (decisions 033, 044).
+ */
+export const ROW_SEPARATOR = '\u001e';
+export const PART_SEPARATOR = '\u001f';
+
 /** Escapes LIKE wildcards in user search text. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

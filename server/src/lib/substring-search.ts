@@ -56,7 +56,6 @@ export function substringFilterSql(text: SQL, search: string): SQL {
  */
 export const searchedText = (alias: string): SQL => sql.raw(`${alias}.search_text`);
 
-
 /**
  * The ids of `table`'s rows whose own text contains `search` or whose technician's does, as a subquery: each side
  * found on its trigram index (an OR across the join would read every row).

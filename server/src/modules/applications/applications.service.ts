@@ -5,7 +5,7 @@ import type { Application, ApplicationPillCounts, TreatedDevice } from '@maillon
 import type { Db, Tx } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { pageTotal, windowTotal } from '../../lib/pagination';
+import { PART_SEPARATOR, pageTotal, windowTotal } from '../../lib/pagination';
 import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
 import { RECRUITED } from '../lifecycle/lifecycle.service';
 import { sortedModels } from '../mission-batches/mission-batches.service';
@@ -177,9 +177,6 @@ const lotJoin = sql`mission_batches.id = coalesce(applications.batch_id, mission
  */
 const ofLot = (batchId: unknown) =>
   sql`(applications.batch_id = ${batchId} or (applications.batch_id is null and applications.mission_id in (select lot_missions.id from missions lot_missions where lot_missions.batch_id = ${batchId})))`;
-
-/** Between the parts of an application's row: a control character PostgreSQL's JSON never holds raw. */
-const PART_SEPARATOR = '\u001f';
 
 /**
  * What the list shows of an application `applications` and its lot `mission_batches`, as JSON PostgreSQL writes

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { centsToEuros } from '@maillon/common/format';
 import { availableLotSchema } from '@maillon/common/schemas/lots';
-import { lotDescription } from '../../../test/lot-json';
+import { isoTime, lotDescription } from '../../../test/lot-json';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { applications, missionBatches, missions } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -67,7 +67,7 @@ function expectedListJson(b: typeof missionBatches.$inferSelect) {
     price: centsToEuros(b.priceCents),
     departments: b.departments,
     tags: b.tags,
-    deadline: b.deadline?.toISOString() ?? null,
+    deadline: isoTime(b.deadline),
     defibrillatorCount: b.missionCount,
     candidateCount: b.applicationCount,
     missionDepartments: b.missionDepartments,

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { missionBatches, technicians } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
 import { EARTH_RADIUS_M, lotTripFromHome, type GeoPoint } from '../../lib/geo';
-import { likePattern, whereAll } from '../../lib/pagination';
+import { likePattern, PART_SEPARATOR, ROW_SEPARATOR, whereAll } from '../../lib/pagination';
 import { preparedSql } from '../../db/prepared-queries';
 import { technicianHomeColumns } from '../../lib/positions';
 import { openLotFiltersSql, openLotsCountSql, openLotsInDepartmentCountSql } from '../../lib/row-counts';
@@ -148,13 +148,6 @@ function lotsWithinRadiusSql(filter: LotSearch, bind: Bind): SQL {
 }
 
 /**
- * Between the lots of a page, and between the parts of a lot, as the statements below join them: control characters,
- * which PostgreSQL's JSON never holds raw (it writes them `\u001e`), so a split cannot cut inside a lot's JSON.
- */
-const LOT_SEPARATOR = '\u001e';
-const PART_SEPARATOR = '\u001f';
-
-/**
  * What a list shows of a lot `b`, in four parts: the JSON the lot keeps in `list_json` (written by a trigger from its
  * own row, migrations 0020 and 0022, docs/decisions/033), its sites' coordinates (`list_sites`), its models (JSON) and
  * whether the technician applied to it (false for the admin); pageJson completes them.
@@ -220,7 +213,7 @@ export async function findAvailableLots(db: Db, filter: AvailableLotsFilter): Pr
  */
 function pageJson(lots: string, home: GeoPoint | null): string {
   if (!lots) return '[]';
-  const items = lots.split(LOT_SEPARATOR).map((lot) => {
+  const items = lots.split(ROW_SEPARATOR).map((lot) => {
     const [card, sites, models, applied] = lot.split(PART_SEPARATOR) as [string, string, string, string];
     const [lats, lons] = JSON.parse(sites) as [number[], number[]];
     const trip = home ? lotTripFromHome(home, lats, lons) : null;
