@@ -304,6 +304,17 @@ export async function lockBatchRow(tx: DbOrTx, batchId: string): Promise<void> {
   await tx.execute(sql`select id from mission_batches where id = ${batchId} for update`);
 }
 
+/**
+ * Locks the lot a device belongs to (its mission_batches row) and answers the lot's id; null when the device is unknown
+ * or in no lot. The caller reads the device again afterwards: this statement's view of the device predates the lock.
+ */
+export async function lockLotOfMission(tx: DbOrTx, missionId: string): Promise<string | null> {
+  const result = await tx.execute<{ id: string }>(
+    sql`select b.id from missions m join mission_batches b on b.id = m.batch_id where m.id = ${missionId} for update of b`,
+  );
+  return result.rows[0]?.id ?? null;
+}
+
 export async function lockApplicationRow(tx: DbOrTx, applicationId: string): Promise<void> {
   await tx.execute(sql`select id from applications where id = ${applicationId} for update`);
 }

@@ -272,11 +272,12 @@ export async function updateMissionProgress(
   config: MailConfig,
   { auth, missionId, technicianId, patch }: { auth: AuthContext; missionId: string; technicianId: string; patch: ProgressPatch },
 ): Promise<MissionProgress> {
-  const recruitment = await loadRecruitment(db, auth, { missionId, technicianId }, 'write');
+  assertOwn(auth, technicianId, NOT_FOUND_MISSION);
   return db.transaction(async (tx) => {
-    await repo.lockBatchRow(tx, recruitment.batchId!);
-    const current = await repo.findMissionRecruitment(tx, { missionId, technicianId });
-    if (!current?.applicationId || current.batchId !== recruitment.batchId) throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
+    // The lot is locked first, then the device and its recruitment read as they are once the lock is held.
+    const lockedLot = await repo.lockLotOfMission(tx, missionId);
+    const current = lockedLot ? await repo.findMissionRecruitment(tx, { missionId, technicianId }) : undefined;
+    if (!current?.applicationId || current.batchId !== lockedLot) throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
     if (current.applicationStatus !== 'Recruté' || current.lotStatus === 'completed') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
     const slotTouched = patch.plannedVisitDate !== undefined || patch.visitWindow !== undefined;
     // The saved date matters only to a window sent without a date (windowPatch).

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { applications, invoices, missionBatches, missions, shipments, technicians } from '../../db/schema';
 import { createTechnician, createTestContext, type TestContext } from '../../../test/helpers';
-import { cancelApplication, completeBatch, finishApplication, recruitApplication, saveMissionProgress } from './lifecycle.service';
+import { cancelApplication, completeBatch, finishApplication, proRataCents, recomputeBatchFigures, recruitApplication, saveMissionProgress } from './lifecycle.service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -56,6 +56,49 @@ describe('lifecycle', () => {
     expect(tech!.completedMissions).toBe(1);
     const [finishedLot] = await ctx.db.select().from(missionBatches).where(eq(missionBatches.id, lot.id));
     expect(finishedLot).toMatchObject({ status: 'completed', defibrillatorsSum: 3, defibrillatorsDone: 2 });
+  });
+
+  it('writes the figures and the open invoice as proRataCents computes them, halves rounded up, and keeps a completed lot frozen', async () => {
+    // Prices whose shares end in exactly half a cent, and a lot of one cent: the statement's rounding must be JavaScript's.
+    for (const [priceCents, count] of [[5, 2], [1, 2], [100_001, 4], [99_999, 7], [0, 3]] as const) {
+      const { technician } = await createTechnician(ctx.db);
+      const { lot, missionIds } = await lotWithMissions(count, priceCents);
+      const [application] = await ctx.db.insert(applications).values({ batchId: lot.id, technicianId: technician.id }).returning();
+      await ctx.db.transaction((tx) => recruitApplication(tx, { applicationId: application!.id }));
+      for (let done = 1; done <= count; done += 1) {
+        await ctx.db.transaction((tx) => saveMissionProgress(tx, { missionId: missionIds[done - 1]!, technicianId: technician.id, patch: { isCompleted: true } }));
+        const [invoice] = await ctx.db.select().from(invoices).where(eq(invoices.batchId, lot.id));
+        expect(invoice).toMatchObject({
+          status: 'Mission à terminer',
+          validatedAmountCents: proRataCents(priceCents, done, count),
+          progression: `${done}/${count}`,
+          amountCents: priceCents,
+          initialAmountCents: priceCents,
+          batchPriceCents: priceCents,
+        });
+        const [row] = await ctx.db.select().from(missionBatches).where(eq(missionBatches.id, lot.id));
+        expect(row).toMatchObject({ defibrillatorsSum: count, defibrillatorsDone: done, amountPerDefibCents: Math.round(priceCents / count) });
+      }
+      const answered = await ctx.db.transaction((tx) => recomputeBatchFigures(tx, lot.id, { geometry: false }));
+      expect(answered).toEqual({ defibrillatorsSum: count, defibrillatorsDone: count, amountPerDefibCents: Math.round(priceCents / count) });
+    }
+
+    // A completed lot answers its frozen figures and neither it nor its invoice changes.
+    const { technician } = await createTechnician(ctx.db);
+    const { lot, missionIds } = await lotWithMissions(2, 1_000);
+    const [application] = await ctx.db.insert(applications).values({ batchId: lot.id, technicianId: technician.id }).returning();
+    await ctx.db.transaction((tx) => recruitApplication(tx, { applicationId: application!.id }));
+    await ctx.db.transaction((tx) => saveMissionProgress(tx, { missionId: missionIds[0]!, technicianId: technician.id, patch: { isCompleted: true } }));
+    await ctx.db.transaction((tx) => finishApplication(tx, { applicationId: application!.id, force: true }));
+    const [lotBefore] = await ctx.db.select().from(missionBatches).where(eq(missionBatches.id, lot.id));
+    const [invoiceBefore] = await ctx.db.select().from(invoices).where(eq(invoices.batchId, lot.id));
+    const frozen = await ctx.db.transaction((tx) => recomputeBatchFigures(tx, lot.id, { geometry: false }));
+    expect(frozen).toEqual({ defibrillatorsSum: 2, defibrillatorsDone: 1, amountPerDefibCents: 500 });
+    const [lotAfter] = await ctx.db.select().from(missionBatches).where(eq(missionBatches.id, lot.id));
+    const [invoiceAfter] = await ctx.db.select().from(invoices).where(eq(invoices.batchId, lot.id));
+    expect(lotAfter).toEqual(lotBefore);
+    expect(invoiceAfter).toEqual(invoiceBefore);
+    expect(await ctx.db.transaction((tx) => recomputeBatchFigures(tx, '00000000-0000-4000-8000-000000000000'))).toBeNull();
   });
 
   it('allows one recruit per lot: the second selection answers "Déjà assigné"', async () => {
