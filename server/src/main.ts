@@ -8,6 +8,7 @@ import { DEMO_ADMIN, seedDemoIfEmpty } from './db/seed/demo';
 import { Scheduler } from './lib/scheduler';
 import { scheduledTasks } from './scheduled-tasks';
 import { backfillPositions } from './lib/positions';
+import { loadGeocoder } from './lib/geo';
 
 async function main(): Promise<void> {
   let config;
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void close('SIGINT'));
   process.once('SIGTERM', () => void close('SIGTERM'));
 
+  // Built before the first request, which would otherwise wait for it with every other request of this instance.
+  loadGeocoder();
   await app.listen({ port: config.PORT, host: config.HOST });
   await scheduler.start();
   log.info(`${config.PRODUCT_NAME} est prêt : http://localhost:${config.PORT} (base ${database.kind})`);
