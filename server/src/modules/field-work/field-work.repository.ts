@@ -349,13 +349,23 @@ export async function insertLotComment(
   return row!;
 }
 
-export async function updateLotComment(tx: DbOrTx, id: string, content: string) {
+/**
+ * Rewrites the technician's latest comment on the lot (the one findTechnicianLotComment reads) in one statement; null
+ * when there is none yet.
+ */
+export async function updateTechnicianLotComment(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }, content: string) {
+  const latest = tx
+    .select({ id: comments.id })
+    .from(comments)
+    .where(and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId), eq(comments.authorRole, 'technician')))
+    .orderBy(desc(comments.createdAt))
+    .limit(1);
   const [row] = await tx
     .update(comments)
     .set({ content, createdAt: new Date() })
-    .where(eq(comments.id, id))
+    .where(eq(comments.id, latest))
     .returning({ id: comments.id, content: comments.content, createdAt: comments.createdAt });
-  return row!;
+  return row ?? null;
 }
 
 export async function deleteTechnicianLotComments(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {

@@ -368,12 +368,11 @@ export async function saveTechnicianLotComment(
     // Serialised per application so concurrent autosaves never leave two rows.
     await repo.lockApplicationRow(tx, applicationId);
     const text = content.trim();
-    const existing = await repo.findTechnicianLotComment(tx, ids);
     if (!text) {
       await repo.deleteTechnicianLotComments(tx, ids);
       return { content: '', updatedAt: null };
     }
-    const row = existing ? await repo.updateLotComment(tx, existing.id, text) : await repo.insertLotComment(tx, { ...ids, authorRole: 'technician', content: text });
+    const row = (await repo.updateTechnicianLotComment(tx, ids, text)) ?? (await repo.insertLotComment(tx, { ...ids, authorRole: 'technician', content: text }));
     return { content: row.content, updatedAt: row.createdAt.toISOString() };
   });
 }

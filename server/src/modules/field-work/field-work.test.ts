@@ -472,17 +472,29 @@ describe('technician comment for the admin', () => {
     const first = await as(ctx.app, cookieA)({ method: 'PUT', url, payload: { content: 'Je passe lundi' } });
     expect(first.statusCode).toBe(200);
     expect(first.json().content).toBe('Je passe lundi');
+    // The admin's message on the same lot is not the technician's comment: rewriting it leaves the message alone.
+    await ctx.db.insert(comments).values({ batchId: lot.lotId, technicianId: techA.technician.id, authorRole: 'admin', content: 'Message admin' });
+    // Autosaves sent together leave one comment, the last one written.
+    const saves = await Promise.all(['Je passe', 'Je passe mar', 'Je passe mardi'].map((content) => as(ctx.app, cookieA)({ method: 'PUT', url, payload: { content } })));
+    expect(saves.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     const second = await as(ctx.app, cookieA)({ method: 'PUT', url, payload: { content: 'Je passe mardi' } });
     expect(second.json().content).toBe('Je passe mardi');
-    const rows = await ctx.db.select({ content: comments.content, role: comments.authorRole }).from(comments).where(eq(comments.batchId, lot.lotId));
-    expect(rows).toEqual([{ content: 'Je passe mardi', role: 'technician' }]);
+    const rows = await ctx.db
+      .select({ content: comments.content, role: comments.authorRole })
+      .from(comments)
+      .where(eq(comments.batchId, lot.lotId))
+      .orderBy(comments.authorRole);
+    expect(rows).toEqual([
+      { content: 'Message admin', role: 'admin' },
+      { content: 'Je passe mardi', role: 'technician' },
+    ]);
     expect((await as(ctx.app, cookieA)({ method: 'GET', url })).json().content).toBe('Je passe mardi');
     expect((await as(ctx.app, cookieAdmin)({ method: 'GET', url })).json().content).toBe('Je passe mardi');
     const work = applicationWorkSchema.parse((await as(ctx.app, cookieA)({ method: 'GET', url: `/api/applications/${lot.applicationId}/work` })).json());
     expect(work.technicianComment.content).toBe('Je passe mardi');
-    expect(work.adminMessages).toEqual([]);
+    expect(work.adminMessages.map((m) => m.content)).toEqual(['Message admin']);
     await as(ctx.app, cookieA)({ method: 'PUT', url, payload: { content: '  ' } });
-    expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.batchId, lot.lotId))).toHaveLength(0);
+    expect(await ctx.db.select({ role: comments.authorRole }).from(comments).where(eq(comments.batchId, lot.lotId))).toEqual([{ role: 'admin' }]);
   });
 
   it('is refused to others and checks the length', async () => {
