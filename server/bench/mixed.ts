@@ -267,9 +267,15 @@ async function main(): Promise<void> {
         const base = bases[turn++ % bases.length]!;
         const action = technicianAction(t, lotIds);
         const readsLots = !action.write && action.path.includes('available-for-application');
-        const { body } = await send(base, t.cookie, action, readsLots);
+        const { status, body } = await send(base, t.cookie, action, readsLots);
+        // A technician applies to the lots of the page they read that they have not applied to yet, as the screen
+        // offers: the measured applications are inserts, not refusals of a second application.
         if (readsLots && Array.isArray(body)) {
-          lotIds = (body as { id: string }[]).map((lot) => lot.id);
+          lotIds = (body as { id: string; hasApplied: boolean }[]).filter((lot) => !lot.hasApplied).map((lot) => lot.id);
+        }
+        if (action.path === '/api/applications/batch' && status === 201) {
+          const applied = (action.body as { batchId: string }).batchId;
+          lotIds = lotIds.filter((id) => id !== applied);
         }
         await think();
       }
