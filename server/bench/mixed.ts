@@ -268,10 +268,12 @@ async function main(): Promise<void> {
         const action = technicianAction(t, lotIds);
         const readsLots = !action.write && action.path.includes('available-for-application');
         const { status, body } = await send(base, t.cookie, action, readsLots);
-        // A technician applies to the lots of the page they read that they have not applied to yet, as the screen
-        // offers: the measured applications are inserts, not refusals of a second application.
+        // A technician applies to the lots of the page they read that the screen lets them apply to (not applied to
+        // yet, no technician selected): the measured applications are inserts, not refusals.
         if (readsLots && Array.isArray(body)) {
-          lotIds = (body as { id: string; hasApplied: boolean }[]).filter((lot) => !lot.hasApplied).map((lot) => lot.id);
+          lotIds = (body as { id: string; hasApplied: boolean; isAssigned: boolean }[])
+            .filter((lot) => !lot.hasApplied && !lot.isAssigned)
+            .map((lot) => lot.id);
         }
         if (action.path === '/api/applications/batch' && status === 201) {
           const applied = (action.body as { batchId: string }).batchId;
