@@ -187,11 +187,15 @@ export async function listLotComments(db: DbOrTx, { batchId, technicianId }: { b
     .limit(200);
 }
 
+/** The comments a technician wrote on a lot (« Commentaire pour l'admin »), not the admin's messages on it. */
+const technicianCommentsOnLot = ({ batchId, technicianId }: { batchId: string; technicianId: string }) =>
+  and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId), eq(comments.authorRole, 'technician'));
+
 export async function findTechnicianLotComment(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
   const [row] = await db
     .select({ id: comments.id, content: comments.content, createdAt: comments.createdAt })
     .from(comments)
-    .where(and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId), eq(comments.authorRole, 'technician')))
+    .where(technicianCommentsOnLot({ batchId, technicianId }))
     .orderBy(desc(comments.createdAt))
     .limit(1);
   return row ?? null;
@@ -357,7 +361,7 @@ export async function updateTechnicianLotComment(tx: DbOrTx, { batchId, technici
   const latest = tx
     .select({ id: comments.id })
     .from(comments)
-    .where(and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId), eq(comments.authorRole, 'technician')))
+    .where(technicianCommentsOnLot({ batchId, technicianId }))
     .orderBy(desc(comments.createdAt))
     .limit(1);
   const [row] = await tx
@@ -371,5 +375,5 @@ export async function updateTechnicianLotComment(tx: DbOrTx, { batchId, technici
 export async function deleteTechnicianLotComments(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
   await tx
     .delete(comments)
-    .where(and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId), eq(comments.authorRole, 'technician')));
+    .where(technicianCommentsOnLot({ batchId, technicianId }));
 }
