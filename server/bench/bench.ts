@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { count, sql } from 'drizzle-orm';
+import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
@@ -27,6 +28,8 @@ const root = path.resolve(here, '../..');
 const resultsDir = path.join(root, 'bench/results');
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+/** The servers' PostgreSQL pool as they run here (PG_POOL_SIZE of this environment, else the app's default). */
+const APP_POOL_SIZE = loadConfig({ PG_POOL_SIZE: process.env.PG_POOL_SIZE ?? '' }).PG_POOL_SIZE;
 
 interface Row {
   name: string;
@@ -329,6 +332,8 @@ async function main(): Promise<void> {
     endpoints: selectedEndpoints(),
     rows: pgRows,
     clients: 32,
+    poolSize: APP_POOL_SIZE,
+    warmupS: WARMUP_S,
     durationS: DURATION_S,
     port: 3320,
     explainFile: process.env.BENCH_ONLY ? path.join(os.tmpdir(), 'maillon-bench-explain.json') : path.join(resultsDir, 'explain.json'),

@@ -7,20 +7,25 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { CpuPerRequest } from './cpu';
 import type { Endpoint } from './endpoints';
 import { explainEndpoints, explainTable, seqScanWarnings, type ExplainResult } from './explain';
 import { firstContentTable, measureFirstContent, type FirstContentResult } from './first-content';
 import { pgbenchTable, runPgbench, type PgbenchResult } from './pgbench';
 import { captureEndpointSql } from './sql-capture';
+import { runStackCeiling, type StackCeilingResult } from './stack-ceiling';
 
 export interface ExtrasOptions {
   databaseUrl: string;
   endpoints: Endpoint[];
   /** The autocannon figures the pgbench ones stand next to. */
-  rows: { name: string; reqPerSec: number; uncached?: { reqPerSec: number } | undefined }[];
+  rows: { name: string; reqPerSec: number; uncached?: { reqPerSec: number; cpu?: CpuPerRequest | null | undefined } | undefined }[];
   clients: number;
+  /** The app's PostgreSQL pool as the bench runs it (PG_POOL_SIZE), for the stack's ceiling. */
+  poolSize: number;
+  warmupS: number;
   durationS: number;
-  /** Port of the production server the browser step starts. */
+  /** Port of the production server the browser step starts; the stack's ceiling listens on the next one. */
   port: number;
   explainFile: string;
   browser: boolean;
@@ -31,10 +36,11 @@ export interface Extras {
   warnings: string[];
   json: {
     pgbench: PgbenchResult[];
+    stackCeiling: StackCeilingResult[];
     explain: { name: string; executionMs: number; slowestMs: number; seqScans: string[]; seqScanOnMissions: boolean }[];
     firstContent: FirstContentResult | null;
     errors: string[];
-    seconds: { captureAndExplain: number; pgbench: number; firstContent: number };
+    seconds: { captureAndExplain: number; pgbench: number; stackCeiling: number; firstContent: number };
   };
 }
 
@@ -83,6 +89,21 @@ export async function runPostgresExtras(options: ExtrasOptions): Promise<Extras>
       : [],
   );
 
+  const stackCeiling = await step('plafond de la pile', errors, async () =>
+    analysed.value
+      ? runStackCeiling({
+          databaseUrl: options.databaseUrl,
+          endpoints: analysed.value.captured,
+          poolSize: options.poolSize,
+          connections: options.clients,
+          warmupS: Math.max(1, Math.round(options.warmupS / 2)),
+          durationS: options.durationS,
+          port: options.port + 1,
+          log,
+        })
+      : [],
+  );
+
   const firstContent = options.browser
     ? await step('premier contenu', errors, () =>
         measureFirstContent({ databaseUrl: options.databaseUrl, port: options.port, log }),
@@ -99,6 +120,7 @@ export async function runPostgresExtras(options: ExtrasOptions): Promise<Extras>
       `PostgreSQL — plafond SQL : pgbench sur le SQL de chaque endpoint (-M prepared, -M extended pour le SQL planifié à chaque appel, ${options.clients} clients, ${options.durationS} s)`,
       pgbench.value ?? [],
       options.rows,
+      stackCeiling.value ?? [],
     ),
     explainTable('PostgreSQL — plans : EXPLAIN (ANALYZE, BUFFERS) du SQL de chaque endpoint', explained),
     firstContent.value
@@ -108,15 +130,21 @@ export async function runPostgresExtras(options: ExtrasOptions): Promise<Extras>
       ? [[...warnings, ...errors.map((e) => `⚠ ÉCHEC ${e}`)].map((l) => `- ${l}`).join('\n')]
       : []),
   ];
-  const seconds = { captureAndExplain: analysed.seconds, pgbench: pgbench.seconds, firstContent: firstContent.seconds };
+  const seconds = {
+    captureAndExplain: analysed.seconds,
+    pgbench: pgbench.seconds,
+    stackCeiling: stackCeiling.seconds,
+    firstContent: firstContent.seconds,
+  };
   log(
-    `étapes supplémentaires : capture + EXPLAIN ${seconds.captureAndExplain.toFixed(0)} s, pgbench ${seconds.pgbench.toFixed(0)} s, premier contenu ${seconds.firstContent.toFixed(0)} s`,
+    `étapes supplémentaires : capture + EXPLAIN ${seconds.captureAndExplain.toFixed(0)} s, pgbench ${seconds.pgbench.toFixed(0)} s, plafond de la pile ${seconds.stackCeiling.toFixed(0)} s, premier contenu ${seconds.firstContent.toFixed(0)} s`,
   );
   return {
     markdown: sections.join('\n\n'),
     warnings,
     json: {
       pgbench: pgbench.value ?? [],
+      stackCeiling: stackCeiling.value ?? [],
       explain: explained.map(({ name, executionMs, queries, seqScans, seqScanOnMissions }) => ({
         name,
         executionMs,

@@ -7,7 +7,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import type { CpuPerRequest } from './cpu';
 import type { CapturedEndpoint, CapturedQuery } from './sql-capture';
+import type { StackCeilingResult } from './stack-ceiling';
 import { PLAN_EACH_CALL } from '../src/db/prepared-statements';
 
 export interface PgbenchResult {
@@ -141,22 +143,29 @@ export async function runPgbench(options: {
 export function pgbenchTable(
   title: string,
   results: PgbenchResult[],
-  rows: { name: string; reqPerSec: number; uncached?: { reqPerSec: number } | undefined }[],
+  rows: { name: string; reqPerSec: number; uncached?: { reqPerSec: number; cpu?: CpuPerRequest | null | undefined } | undefined }[],
+  ceilings: StackCeilingResult[] = [],
 ): string {
-  const percent = (value: number | undefined, of: number | null | undefined) => (value !== undefined && of ? `${((value / of) * 100).toFixed(1)} %` : '—');
+  const percent = (value: number | null | undefined, of: number | null | undefined) =>
+    value !== undefined && value !== null && of ? `${((value / of) * 100).toFixed(1)} %` : '—';
+  const ms = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(2));
   const lines = [
     `### ${title}`,
     '',
     // With the read cache (decision 014) most requests never reach PostgreSQL: the "sans cache" figures are the ones
-    // to hold against the thin-REST-over-Postgres ceiling.
-    '| endpoint | SQL queries | req/s | pgbench tps | ratio to pgbench | sans cache req/s | sans cache / pgbench | pgbench latency ms |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    // to hold against the thin-REST-over-Postgres ceiling. « pile » (stack-ceiling.ts): the same SQL and answer bytes
+    // behind a bare Fastify route on node-postgres, what is left of pgbench with nothing of the app in it.
+    '| endpoint | SQL queries | req/s | pgbench tps | ratio to pgbench | sans cache req/s | sans cache / pgbench | pgbench latency ms | pile req/s | pile / pgbench | sans cache / pile | CPU Node ms/req, pile / sans cache |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const result of results) {
     const row = rows.find((r) => r.name === result.name);
+    const ceiling = ceilings.find((c) => c.name === result.name);
     const tps = result.tps ?? `— (${(result.error ?? '').replaceAll('|', '\\|')})`;
+    const stack = ceiling?.reqPerSec ?? (ceiling?.error ? `— (${ceiling.error.replaceAll('|', '\\|')})` : '—');
     lines.push(
-      `| ${result.name} | ${result.queries} | ${row?.reqPerSec ?? '—'} | ${tps} | ${percent(row?.reqPerSec, result.tps)} | ${row?.uncached?.reqPerSec ?? '—'} | ${percent(row?.uncached?.reqPerSec, result.tps)} | ${result.latencyMs?.toFixed(2) ?? '—'} |`,
+      `| ${result.name} | ${result.queries} | ${row?.reqPerSec ?? '—'} | ${tps} | ${percent(row?.reqPerSec, result.tps)} | ${row?.uncached?.reqPerSec ?? '—'} | ${percent(row?.uncached?.reqPerSec, result.tps)} | ${result.latencyMs?.toFixed(2) ?? '—'} |` +
+        ` ${stack} | ${percent(ceiling?.reqPerSec, result.tps)} | ${percent(row?.uncached?.reqPerSec, ceiling?.reqPerSec)} | ${ms(ceiling?.cpu?.node)} / ${ms(row?.uncached?.cpu?.node)} |`,
     );
   }
   return lines.join('\n');

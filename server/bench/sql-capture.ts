@@ -26,6 +26,9 @@ export interface CapturedEndpoint {
   /** The endpoint's main SQL, in order: every query of the request except the session lookup and touch. */
   queries: CapturedQuery[];
   sessionQueries: number;
+  /** The app's answer (plain JSON: inject asks for no compression) and its Content-Type. */
+  body: string;
+  contentType: string;
 }
 
 /** The same technician as the bench's first session (tech7: active, training done). */
@@ -87,6 +90,8 @@ export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoin
         status: response.statusCode,
         queries: main,
         sessionQueries: queries.length - main.length,
+        body: response.body,
+        contentType: String(response.headers['content-type'] ?? 'application/json; charset=utf-8'),
       });
     }
     return captured;
