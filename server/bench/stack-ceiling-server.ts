@@ -36,7 +36,8 @@ const app = Fastify({ logger: false });
 spec.endpoints.forEach((endpoint, i) => {
   const { bytes, encoding } = wireBytes(endpoint.body);
   app.get(`/e/${i}`, async (_request, reply) => {
-    for (const query of endpoint.queries) await pool.query(query.sql, query.params);
+    // A config object, as Drizzle passes it: PreparingClient names only those (a bare text would stay unnamed).
+    for (const query of endpoint.queries) await pool.query({ text: query.sql, values: query.params });
     if (encoding) reply.header('content-encoding', encoding);
     return reply.type(endpoint.contentType).send(bytes);
   });
