@@ -17,7 +17,7 @@ import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
 import { BROWSER_ACCEPT_ENCODING, endpointRequests, selectedEndpoints, type Endpoint, type Session } from './endpoints';
-import { startCpuSample, type CpuPerRequest } from './cpu';
+import { cpuMs, startCpuSample, type CpuPerRequest } from './cpu';
 import { runPostgresExtras, type Extras } from './extras';
 import { load, loadGeneratorLabel, type LoadRequest } from './load';
 import { startServer, waitFor } from './server-process';
@@ -176,8 +176,6 @@ function table(title: string, rows: Row[]): string {
   return lines.join('\n');
 }
 
-const ms = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(2));
-
 /**
  * The miss path: the read cache off with sessions in memory (what production pays on a first visit, right after a
  * write, on another instance), the CPU each request cost the server and PostgreSQL, and the same with no cache at all.
@@ -194,7 +192,7 @@ function uncachedTable(title: string, rows: Row[]): string {
         const miss = r.uncached!;
         const none = r.noCache;
         return (
-          `| ${r.name} | ${r.area} | ${miss.reqPerSec} | ${miss.p50} | ${miss.p99} | ${miss.errors} | ${ms(miss.cpu?.node)} | ${ms(miss.cpu?.postgres)} | ${ms(miss.cpu?.client)} |` +
+          `| ${r.name} | ${r.area} | ${miss.reqPerSec} | ${miss.p50} | ${miss.p99} | ${miss.errors} | ${cpuMs(miss.cpu?.node)} | ${cpuMs(miss.cpu?.postgres)} | ${cpuMs(miss.cpu?.client)} |` +
           ` ${none ? `${none.reqPerSec} | ${none.p50} | ${none.p99}` : '— | — | —'} |`
         );
       }),
@@ -242,7 +240,7 @@ function uncachedTargets(pgRows: Row[], extras: Extras['json']): string {
     if (pgbench?.tps) add('sans cache ≥ 50 % de pgbench', r.name, percent(miss.reqPerSec / pgbench.tps), miss.reqPerSec / pgbench.tps >= 0.5);
     // What that target means (« the Node process adds at most as much as the database »), measured directly.
     const cpu = miss.cpu;
-    if (cpu?.postgres) add('CPU Node ≤ CPU PostgreSQL par requête', r.name, `${ms(cpu.node)} ms / ${ms(cpu.postgres)} ms`, cpu.node <= cpu.postgres);
+    if (cpu?.postgres) add('CPU Node ≤ CPU PostgreSQL par requête', r.name, `${cpuMs(cpu.node)} ms / ${cpuMs(cpu.postgres)} ms`, cpu.node <= cpu.postgres);
   }
   return lines.join('\n');
 }

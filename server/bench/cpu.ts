@@ -56,3 +56,6 @@ export function startCpuSample(serverPid: number | undefined): { stop(requests: 
     },
   };
 }
+
+/** A CPU figure of the results' tables: ms with two decimals, « — » where it was not measured. */
+export const cpuMs = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(2));

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import type { CpuPerRequest } from './cpu';
+import { cpuMs, type CpuPerRequest } from './cpu';
 import type { CapturedEndpoint, CapturedQuery } from './sql-capture';
 import type { StackCeilingResult } from './stack-ceiling';
 import { PLAN_EACH_CALL } from '../src/db/prepared-statements';
@@ -23,9 +23,15 @@ export interface PgbenchResult {
   defines: string[];
 }
 
-// node-postgres's own conversion of a parameter to its text form (Date, array, object…), so pgbench sends the very
-// bytes the app sends. Not in @types/pg, hence the cast.
+// node-postgres's own conversion of a parameter to its text form (Date, array, object…). Not in @types/pg, hence the cast.
 const { prepareValue } = (pg as unknown as { utils: { prepareValue: (value: unknown) => unknown } }).utils;
+
+/** A parameter as the text node-postgres sends for it (bytea as `\\x…`), null for NULL: pgbench and the stack's ceiling send the very bytes the app sends. */
+export function paramText(value: unknown): string | null {
+  const text = prepareValue(value);
+  if (text === null || text === undefined) return null;
+  return Buffer.isBuffer(text) ? `\\x${text.toString('hex')}` : String(text);
+}
 
 /** pgbench reads `:name` outside `::` as one of its variables, even inside a string literal. */
 const PGBENCH_VARIABLE = /(^|[^:]):[A-Za-z_\u0080-\uffff]/;
@@ -40,10 +46,10 @@ export function pgbenchScript(queries: CapturedQuery[]): { script: string; defin
     if (PGBENCH_VARIABLE.test(query.sql))
       throw new Error(`pgbench prendrait « :nom » pour une variable : ${query.sql.slice(0, 120)}`);
     const text = query.sql.replace(/\$(\d+)/g, (_match, n: string) => {
-      const value = prepareValue(query.params[Number(n) - 1]);
-      if (value === null || value === undefined) return 'NULL';
+      const value = paramText(query.params[Number(n) - 1]);
+      if (value === null) return 'NULL';
       const name = `q${q + 1}_p${n}`;
-      defines.push(`${name}=${Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : String(value)}`);
+      defines.push(`${name}=${value}`);
       return `:${name}`;
     });
     return `${text.trim()};`;
@@ -148,7 +154,6 @@ export function pgbenchTable(
 ): string {
   const percent = (value: number | null | undefined, of: number | null | undefined) =>
     value !== undefined && value !== null && of ? `${((value / of) * 100).toFixed(1)} %` : '—';
-  const ms = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(2));
   const lines = [
     `### ${title}`,
     '',
@@ -165,7 +170,7 @@ export function pgbenchTable(
     const stack = ceiling?.reqPerSec ?? (ceiling?.error ? `— (${ceiling.error.replaceAll('|', '\\|')})` : '—');
     lines.push(
       `| ${result.name} | ${result.queries} | ${row?.reqPerSec ?? '—'} | ${tps} | ${percent(row?.reqPerSec, result.tps)} | ${row?.uncached?.reqPerSec ?? '—'} | ${percent(row?.uncached?.reqPerSec, result.tps)} | ${result.latencyMs?.toFixed(2) ?? '—'} |` +
-        ` ${stack} | ${percent(ceiling?.reqPerSec, result.tps)} | ${percent(row?.uncached?.reqPerSec, ceiling?.reqPerSec)} | ${ms(ceiling?.cpu?.node)} / ${ms(row?.uncached?.cpu?.node)} |`,
+        ` ${stack} | ${percent(ceiling?.reqPerSec, result.tps)} | ${percent(row?.uncached?.reqPerSec, ceiling?.reqPerSec)} | ${cpuMs(ceiling?.cpu?.node)} / ${cpuMs(row?.uncached?.cpu?.node)} |`,
     );
   }
   return lines.join('\n');

@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config';
 import { openPostgres } from '../src/db/client';
 import { SESSION_COOKIE } from '../src/plugins/access';
 import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD } from '../src/db/seed/scale';
-import type { Endpoint, Session } from './endpoints';
+import { endpointRequests, type Endpoint, type Session } from './endpoints';
 
 export interface CapturedQuery {
   sql: string;
@@ -26,9 +26,8 @@ export interface CapturedEndpoint {
   /** The endpoint's main SQL, in order: every query of the request except the session lookup and touch. */
   queries: CapturedQuery[];
   sessionQueries: number;
-  /** The app's answer (plain JSON: inject asks for no compression) and its Content-Type. */
-  body: string;
-  contentType: string;
+  /** The app's answer as it left for the bench's Accept-Encoding (a browser's): its bytes, Content-Encoding and type. */
+  answer: { bytes: Buffer; encoding: string | null; contentType: string };
 }
 
 /** The same technician as the bench's first session (tech7: active, training done). */
@@ -79,7 +78,7 @@ export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoin
       const url = endpoint.path(session);
       const queries: CapturedQuery[] = [];
       current = queries;
-      const response = await app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
+      const response = await app.inject({ method: 'GET', url, headers: endpointRequests(endpoint, [session])[0]!.headers });
       current = null;
       if (response.statusCode !== 200)
         throw new Error(`capture SQL : ${endpoint.name} : ${response.statusCode} ${response.body}`);
@@ -90,8 +89,11 @@ export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoin
         status: response.statusCode,
         queries: main,
         sessionQueries: queries.length - main.length,
-        body: response.body,
-        contentType: String(response.headers['content-type'] ?? 'application/json; charset=utf-8'),
+        answer: {
+          bytes: response.rawPayload,
+          encoding: typeof response.headers['content-encoding'] === 'string' ? response.headers['content-encoding'] : null,
+          contentType: String(response.headers['content-type'] ?? 'application/json; charset=utf-8'),
+        },
       });
     }
     return captured;

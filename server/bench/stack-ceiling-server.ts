@@ -1,14 +1,14 @@
 /**
  * The stack's own ceiling for each bench endpoint (stack-ceiling.ts starts it): a Fastify route with nothing of the app
  * in it that runs the endpoint's captured SQL through node-postgres, as the app does (the same pool size, prepared
- * statements named by db/prepared-statements.ts, no JIT), and sends the app's answer bytes, compressed once at start
- * as the app compresses them. What is left between this and pgbench is what any Node server on Fastify and pg pays for
- * a request on this machine; what is left between the app and this is the app's own work.
+ * statements named by db/prepared-statements.ts, no JIT), and sends the app's answer bytes as the app sent them
+ * (compressed by the app itself, for the bench's Accept-Encoding). What is left between this and pgbench is what any
+ * Node server on Fastify and pg pays for a request on this machine; what is left between the app and this is the app's
+ * own work.
  *
  * Run as `node --import tsx stack-ceiling-server.ts <spec.json>`; prints `ready` when it listens.
  */
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { PreparingClient } from '../src/db/prepared-statements';
@@ -17,29 +17,23 @@ export interface StackCeilingSpec {
   databaseUrl: string;
   poolSize: number;
   port: number;
-  endpoints: { queries: { sql: string; params: (string | null)[] }[]; body: string; contentType: string }[];
+  /** Each endpoint's SQL with its values as text, and the app's answer as it came on the wire (bytes in base64). */
+  endpoints: { queries: { sql: string; params: (string | null)[] }[]; answer: { bytes: string; encoding: string | null; contentType: string } }[];
 }
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as StackCeilingSpec;
 
 const pool = new pg.Pool({ connectionString: spec.databaseUrl, max: spec.poolSize, options: '-c jit=off', Client: PreparingClient });
 
-/** The bytes the app sends a browser for this answer: brotli 1 over 1 KiB (plugins/compression.ts). */
-function wireBytes(body: string): { bytes: Buffer; encoding: string | null } {
-  const plain = Buffer.from(body);
-  if (plain.length < 1024) return { bytes: plain, encoding: null };
-  const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: plain.length };
-  return { bytes: zlib.brotliCompressSync(plain, { params }), encoding: 'br' };
-}
-
 const app = Fastify({ logger: false });
 spec.endpoints.forEach((endpoint, i) => {
-  const { bytes, encoding } = wireBytes(endpoint.body);
+  const { encoding, contentType } = endpoint.answer;
+  const bytes = Buffer.from(endpoint.answer.bytes, 'base64');
   app.get(`/e/${i}`, async (_request, reply) => {
     // A config object, as Drizzle passes it: PreparingClient names only those (a bare text would stay unnamed).
     for (const query of endpoint.queries) await pool.query({ text: query.sql, values: query.params });
     if (encoding) reply.header('content-encoding', encoding);
-    return reply.type(endpoint.contentType).send(bytes);
+    return reply.type(contentType).send(bytes);
   });
 });
 

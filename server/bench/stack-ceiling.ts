@@ -12,10 +12,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { startCpuSample, type CpuPerRequest } from './cpu';
 import { BROWSER_ACCEPT_ENCODING } from './endpoints';
 import { load, type LoadRequest } from './load';
+import { paramText } from './pgbench';
 import { productionNodeFlags } from './server-process';
 import type { CapturedEndpoint } from './sql-capture';
 import type { StackCeilingSpec } from './stack-ceiling-server';
@@ -29,14 +29,6 @@ export interface StackCeilingResult {
   error: string | null;
 }
 
-// node-postgres's own conversion of a parameter to its text form, as pgbench.ts sends it.
-const { prepareValue } = (pg as unknown as { utils: { prepareValue: (value: unknown) => unknown } }).utils;
-
-function textParam(value: unknown): string | null {
-  const text = prepareValue(value);
-  if (text === null || text === undefined) return null;
-  return Buffer.isBuffer(text) ? `\\x${text.toString('hex')}` : String(text);
-}
 
 function waitReady(child: ReturnType<typeof spawn>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -66,9 +58,8 @@ export async function runStackCeiling(options: {
     poolSize: options.poolSize,
     port: options.port,
     endpoints: options.endpoints.map((endpoint) => ({
-      queries: endpoint.queries.map((query) => ({ sql: query.sql, params: query.params.map(textParam) })),
-      body: endpoint.body,
-      contentType: endpoint.contentType,
+      queries: endpoint.queries.map((query) => ({ sql: query.sql, params: query.params.map(paramText) })),
+      answer: { bytes: endpoint.answer.bytes.toString('base64'), encoding: endpoint.answer.encoding, contentType: endpoint.answer.contentType },
     })),
   };
   const specFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ceiling-')), 'spec.json');
@@ -82,7 +73,8 @@ export async function runStackCeiling(options: {
     const base = `http://127.0.0.1:${options.port}`;
     for (const [i, endpoint] of options.endpoints.entries()) {
       options.log?.(`plafond de la pile — ${endpoint.name}…`);
-      // The headers the bench's requests carry: a session cookie (unread here) and a browser's Accept-Encoding.
+      // The headers the bench's requests carry: a session cookie (unread here) and the Accept-Encoding the answer was
+      // captured with.
       const requests: LoadRequest[] = [
         {
           method: 'GET',
