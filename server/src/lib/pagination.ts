@@ -36,6 +36,13 @@ export interface SearchPage<Row> {
   capped: boolean;
 }
 
+/** A page of a search as the JSON text PostgreSQL wrote (searchPage), and its total, which may be capped. */
+export interface SearchPageText {
+  json: string;
+  total: number;
+  capped: boolean;
+}
+
 /** The parts of a searched list for searchPage. */
 export interface SearchedList {
   /** The ids (column `id`) of the rows the search finds under the list's other filters, at most TOTAL_CAP + 1. */
@@ -56,20 +63,32 @@ export interface SearchedList {
  * TOTAL_CAP, answers the page from them. Past the cap nearly every row matches: the second reads the page by walking
  * the list's own order with the search as a filter, which stops after the page instead of sorting thousands of rows.
  * The total is then TOTAL_CAP, capped, unless the page holds the list's last rows past the cap (its exact size is then
- * known).
+ * known). The page comes back as the JSON text PostgreSQL wrote: a list that sends it as it is (sendJsonText,
+ * decision 049) never parses it; the others parse it with searchPage.
  */
-export async function searchPage<Row>(db: DbOrTx, list: SearchedList, page: { limit: number; offset: number }): Promise<SearchPage<Row>> {
+export async function searchPageText(db: DbOrTx, list: SearchedList, page: { limit: number; offset: number }): Promise<SearchPageText> {
   const first = (
-    await db.execute<{ total: number; page: Row[] | null }>(sql`
+    await db.execute<{ total: number; page: string | null }>(sql`
       with found as materialized (${list.found}), counted as (select count(*)::int as n from found)
-      select n as total, case when n <= ${TOTAL_CAP} then ${list.pageJson([sql`${list.idColumn} in (select id from found)`])} end as page from counted`)
+      select n as total, case when n <= ${TOTAL_CAP} then (${list.pageJson([sql`${list.idColumn} in (select id from found)`])})::text end as page from counted`)
   ).rows[0]!;
   const total = Number(first.total);
-  if (total <= TOTAL_CAP) return { rows: first.page ?? [], total, capped: false };
-  const rows = (await db.execute<{ page: Row[] }>(sql`select ${list.pageJson([...list.others, list.filter])} as page`)).rows[0]!.page;
+  if (total <= TOTAL_CAP) return { json: first.page ?? '[]', total, capped: false };
+  // The page is read once (materialized) for its text and its length.
+  const { json, length } = (
+    await db.execute<{ json: string; length: number }>(sql`
+      with page as materialized (select ${list.pageJson([...list.others, list.filter])} as rows)
+      select rows::text as json, json_array_length(rows) as length from page`)
+  ).rows[0]!;
   // A page that holds the list's last rows gives its size; an empty page past the end does not.
-  const end = rows.length > 0 && rows.length < page.limit && page.offset + rows.length > TOTAL_CAP;
-  return { rows, total: end ? page.offset + rows.length : TOTAL_CAP, capped: !end };
+  const end = length > 0 && length < page.limit && page.offset + length > TOTAL_CAP;
+  return { json, total: end ? page.offset + length : TOTAL_CAP, capped: !end };
+}
+
+/** searchPageText with the page parsed, for a list that maps its rows in Node. */
+export async function searchPage<Row>(db: DbOrTx, list: SearchedList, page: { limit: number; offset: number }): Promise<SearchPage<Row>> {
+  const { json, total, capped } = await searchPageText(db, list, page);
+  return { rows: JSON.parse(json) as Row[], total, capped };
 }
 
 /**

@@ -5,6 +5,8 @@ import { rowsOf } from '../../lib/change-feed/triggers';
 import { type as, createTechnician, type TestContext, withAdminApp } from '../../../test/helpers';
 import { ensureSystemLot } from '../lifecycle/lifecycle.service';
 import { getBatch } from './admin-lots.service';
+import { expectPageAsRead } from '../../../test/page-json';
+import { adminBatchSchema } from '@maillon/common/schemas/admin-lots';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -19,7 +21,7 @@ async function expectedIds(status: 'active' | 'completed', where = sql`true`): P
   return rows.map((r) => r.id);
 }
 
-describe('GET /api/mission-batches: the page built by PostgreSQL (decision 031)', () => {
+describe('GET /api/mission-batches: the page built by PostgreSQL (decisions 031, 049)', () => {
   it('answers each lot as the single-lot read does, in order, with the total of the table', async () => {
     await ensureSystemLot(ctx.db);
     const technicians = await Promise.all([0, 1, 2].map(() => createTechnician(ctx.db).then((t) => t.technician)));
@@ -61,6 +63,7 @@ describe('GET /api/mission-batches: the page built by PostgreSQL (decision 031)'
     const order = await expectedIds('active');
     expect(ids(response.json())).toEqual(order);
     expect(response.json()).toEqual(await Promise.all(order.map((id) => getBatch(ctx.db, id))));
+    await expectPageAsRead(response.json(), adminBatchSchema, (id) => getBatch(ctx.db, id));
     expect(response.headers['x-total-count']).toBe(String(order.length));
     expect(response.json()[0]).toMatchObject({
       createdAt: '2026-02-03T04:05:06.789Z',

@@ -7,7 +7,7 @@ import {
   createBatchRequestSchema,
   updateBatchRequestSchema,
 } from '@maillon/common/schemas/admin-lots';
-import { pageQuery, setTotal } from '../../lib/pagination';
+import { pageQuery, sendJsonText, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import {
   completeBatchAsAdmin,
@@ -32,9 +32,9 @@ export const adminLotsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/mission-batches',
     { config: adminRead, schema: { querystring: listQuery, response: { 200: z.array(adminBatchSchema) } } },
     async (request, reply) => {
-      const { items, total } = await listActiveBatches(app.db, request.query);
+      const { json, total } = await listActiveBatches(app.db, request.query);
       setTotal(reply, total);
-      return items;
+      return sendJsonText(reply, json);
     },
   );
 

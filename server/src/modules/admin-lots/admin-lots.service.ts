@@ -12,7 +12,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, technicians } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { epochMsSql, likePattern, pageSql } from '../../lib/pagination';
+import { likePattern, pageSql } from '../../lib/pagination';
 import { lotsCountSql } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 
@@ -120,66 +120,33 @@ function batchSearchFilter(search: string): SQL {
 
 
 /**
- * What the admin cards show of a lot `b` with its recruit `t`, as one JSON array built by PostgreSQL (read back by
- * adminBatchOfTuple): the number of applications is the one the lot keeps (migration 0017); the pending ones and the
- * shipments are read on their indexes (applications_batch_idx, shipments_batch_idx).
+ * What the admin cards show of a lot `b` with its recruit `t`, as the answer's JSON object, written by PostgreSQL with
+ * the keys of adminBatchSchema and the values toAdminBatch gives (the euros as `centsToEuros`, the times as
+ * `toISOString`: maillon_json_time). The number of applications is the one the lot keeps (migration 0017); the pending
+ * ones and the shipments are read on their indexes (applications_batch_idx, shipments_batch_idx). The active lots' page
+ * is sent as PostgreSQL wrote it (decision 049); `admin-lots.test.ts` compares each object with getBatch's and parses
+ * the page with `adminBatchSchema.strict()`.
  */
-const batchTupleSql = sql.raw(`json_build_array(b.id, b.title, b.description, b.price_cents, b.departments, b.tags, ${epochMsSql('b.deadline')},
-  b.visibility, b.status, b.is_system, b.defibrillators_sum, b.defibrillators_done, b.amount_per_defib_cents, ${epochMsSql('b.created_at')},
-  b.application_count, (select count(*)::int from applications a where a.batch_id = b.id and a.status in ('En attente', 'pending')),
-  exists (select 1 from shipments s where s.batch_id = b.id), t.id, t.first_name, t.last_name, t.company_name)`);
-
-type BatchTuple = [
-  id: string,
-  title: string,
-  description: string | null,
-  priceCents: number,
-  departments: string[],
-  tags: string[],
-  deadline: number | null,
-  visibility: string,
-  status: string,
-  isSystem: boolean,
-  defibrillatorsSum: number,
-  defibrillatorsDone: number,
-  amountPerDefibCents: number,
-  createdAt: number,
-  applicationCount: number,
-  pendingApplicationCount: number,
-  hasShipments: boolean,
-  recruitedTechnicianId: string | null,
-  recruitedFirstName: string | null,
-  recruitedLastName: string | null,
-  recruitedCompanyName: string | null,
-];
-
-/** The same AdminBatch as toAdminBatch, from a tuple of batchTupleSql. */
-function adminBatchOfTuple(tuple: BatchTuple): AdminBatch {
-  const [id, title, description, priceCents, departments, tags, deadline, visibility, status, isSystem, defibrillatorsSum,
-    defibrillatorsDone, amountPerDefibCents, createdAt, applicationCount, pendingApplicationCount, hasShipments, recruitedId, firstName,
-    lastName, companyName] = tuple;
-  return {
-    id,
-    title,
-    description,
-    price: centsToEuros(priceCents),
-    departments,
-    tags,
-    deadline: deadline === null ? null : new Date(deadline).toISOString(),
-    visibility: visibility as AdminBatch['visibility'],
-    status: status as AdminBatch['status'],
-    isSystem,
-    defibrillatorsSum,
-    defibrillatorsDone,
-    amountPerDefib: centsToEuros(amountPerDefibCents),
-    applicationCount,
-    pendingApplicationCount,
-    recruitedTechnician: recruitedId ? { id: recruitedId, firstName: firstName ?? '', lastName: lastName ?? '', companyName } : null,
-    hasShipments,
-    createdAt: new Date(createdAt).toISOString(),
-  };
-}
-
+const batchJsonSql = sql.raw(`json_build_object(
+  'id', b.id,
+  'title', b.title,
+  'description', b.description,
+  'price', trim_scale(b.price_cents::numeric / 100),
+  'departments', b.departments,
+  'tags', b.tags,
+  'deadline', maillon_json_time(b.deadline),
+  'visibility', b.visibility,
+  'status', b.status,
+  'isSystem', b.is_system,
+  'defibrillatorsSum', b.defibrillators_sum,
+  'defibrillatorsDone', b.defibrillators_done,
+  'amountPerDefib', trim_scale(b.amount_per_defib_cents::numeric / 100),
+  'applicationCount', b.application_count,
+  'pendingApplicationCount', (select count(*)::int from applications a where a.batch_id = b.id and a.status in ('En attente', 'pending')),
+  'recruitedTechnician', case when t.id is not null
+    then json_build_object('id', t.id, 'firstName', coalesce(t.first_name, ''), 'lastName', coalesce(t.last_name, ''), 'companyName', t.company_name) end,
+  'hasShipments', exists (select 1 from shipments s where s.batch_id = b.id),
+  'createdAt', maillon_json_time(b.created_at))`);
 
 /**
  * A page of lots of one status (the system lot left out), newest first, and its total, in one statement: the page walks
@@ -190,26 +157,26 @@ function adminBatchOfTuple(tuple: BatchTuple): AdminBatch {
 async function listBatchesWhere(
   db: Db,
   { status, search, limit, offset }: { status: 'active' | 'completed'; search?: string | undefined; limit: number; offset: number },
-): Promise<{ items: AdminBatch[]; total: number }> {
+): Promise<{ json: string; total: number }> {
   const where = sql.join(
     [sql.raw(`${status === 'active' ? "status = 'active'" : "status = 'completed'"} and not is_system`), ...(search ? [batchSearchFilter(search)] : [])],
     sql` and `,
   );
-  const result = await db.execute<{ total: number; lots: BatchTuple[] }>(sql`
+  const result = await db.execute<{ total: number; json: string }>(sql`
     select ${search ? sql`(select count(*)::int from mission_batches where ${where})` : lotsCountSql(status)} as total,
-      coalesce((select json_agg(${batchTupleSql} order by b.created_at desc, b.id desc)
+      coalesce((select json_agg(${batchJsonSql} order by b.created_at desc, b.id desc)
         from (select * from mission_batches where ${where} order by created_at desc, id desc ${pageSql(limit, offset)}) b
         left join applications r on r.batch_id = b.id and r.status in ('Recruté', 'Terminé')
-        left join technicians t on t.id = r.technician_id), '[]') as lots`);
+        left join technicians t on t.id = r.technician_id), '[]')::text as json`);
   const row = result.rows[0]!;
-  return { items: row.lots.map(adminBatchOfTuple), total: Number(row.total) };
+  return { json: row.json, total: Number(row.total) };
 }
 
 /** Active lots (not the system lot), newest first. */
 export async function listActiveBatches(
   db: Db,
   { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
-): Promise<{ items: AdminBatch[]; total: number }> {
+): Promise<{ json: string; total: number }> {
   return listBatchesWhere(db, { status: 'active', search, limit, offset });
 }
 
@@ -218,7 +185,8 @@ export async function listCompletedBatches(
   db: Db,
   { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
 ): Promise<{ items: CompletedBatch[]; total: number }> {
-  const { items, total } = await listBatchesWhere(db, { status: 'completed', search, limit, offset });
+  const { json, total } = await listBatchesWhere(db, { status: 'completed', search, limit, offset });
+  const items = JSON.parse(json) as AdminBatch[];
   if (items.length === 0) return { items: [], total };
   const rows = await db
     .select({

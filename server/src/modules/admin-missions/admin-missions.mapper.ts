@@ -3,7 +3,6 @@ import { centsToEuros } from '@maillon/common/format';
 import type { Job } from '@maillon/common/schemas/moderation';
 import type { ApplicationWithTechnician, Mission } from '@maillon/common/schemas/admin-missions';
 import { applications, jobs, missionBatches, missions, technicians } from '../../db/schema';
-import { epochMsSql } from '../../lib/pagination';
 
 /** Explicit columns of a job row. */
 export const jobColumns = {
@@ -76,78 +75,37 @@ export function toMission(row: MissionRow): Mission {
 
 
 /**
- * What the admin list shows of a mission (`missions`, its lot `b`) as one JSON array built by PostgreSQL, the fields of
- * missionColumns in order: a page is one JSON value that JavaScript parses natively, instead of rows whose arrays and
- * dates the driver parses field by field and Drizzle maps (decision 031). Read back by missionOfTuple.
+ * A mission of the admin list (`missions`, its lot `b`) as the answer's JSON object, written by PostgreSQL with the
+ * keys of missionSchema and the values toMission gives (decision 049): the euros as `centsToEuros`, the times as
+ * `toISOString` (maillon_json_time). A page of them is sent as PostgreSQL wrote it (sendJsonText): no parse, mapping,
+ * check or serialisation in Node. `admin-missions.test.ts` compares each object with getMission's and parses the page
+ * with `missionSchema.strict()`, which is the check the response schema no longer makes on the way out.
  */
-export const missionTupleSql = sql.raw(`json_build_array(missions.id, missions.title, missions.description, missions.location,
-  missions.department, missions.budget_cents, ${epochMsSql('missions.deadline')}, missions.tags, missions.status, missions.batch_id, b.title,
-  missions.serial_number, missions.client_name, missions.defibrillator_model, missions.visit_type, missions.tel_site,
-  missions.email_site, missions.completion_link, missions.observations, missions.postal_code, missions.city, missions.latitude,
-  missions.longitude, ${epochMsSql('missions.created_at')})`);
-
-export type MissionTuple = [
-  id: string,
-  title: string,
-  description: string | null,
-  location: string | null,
-  department: string | null,
-  budgetCents: number,
-  deadline: number | null,
-  tags: string[],
-  status: string,
-  batchId: string | null,
-  batchTitle: string | null,
-  serialNumber: string | null,
-  clientName: string | null,
-  defibrillatorModel: string | null,
-  visitType: string | null,
-  telSite: string | null,
-  emailSite: string | null,
-  completionLink: string | null,
-  observations: string | null,
-  postalCode: string | null,
-  city: string | null,
-  latitude: number | null,
-  longitude: number | null,
-  createdAt: number,
-];
-
-/** A page as the list's statement answers it: its total and its missions (missionTupleSql). */
-export type MissionPage = { total: number; missions: MissionTuple[] };
-
-/** The same Mission as toMission, from a tuple of missionTupleSql. */
-export function missionOfTuple(tuple: MissionTuple): Mission {
-  const [id, title, description, location, department, budgetCents, deadline, tags, status, batchId, batchTitle, serialNumber,
-    clientName, defibrillatorModel, visitType, telSite, emailSite, completionLink, observations, postalCode, city, latitude, longitude,
-    createdAt] = tuple;
-  return {
-    id,
-    title,
-    description,
-    location,
-    department,
-    tags,
-    batchId,
-    batchTitle,
-    serialNumber,
-    clientName,
-    defibrillatorModel,
-    visitType,
-    telSite,
-    emailSite,
-    completionLink,
-    observations,
-    postalCode,
-    city,
-    latitude,
-    longitude,
-    status: status as Mission['status'],
-    budget: centsToEuros(budgetCents),
-    deadline: deadline === null ? null : new Date(deadline).toISOString(),
-    createdAt: new Date(createdAt).toISOString(),
-  };
-}
+export const missionJsonSql = sql.raw(`json_build_object(
+  'id', missions.id,
+  'title', missions.title,
+  'description', missions.description,
+  'location', missions.location,
+  'department', missions.department,
+  'budget', trim_scale(missions.budget_cents::numeric / 100),
+  'deadline', maillon_json_time(missions.deadline),
+  'tags', missions.tags,
+  'status', missions.status,
+  'batchId', missions.batch_id,
+  'batchTitle', b.title,
+  'serialNumber', missions.serial_number,
+  'clientName', missions.client_name,
+  'defibrillatorModel', missions.defibrillator_model,
+  'visitType', missions.visit_type,
+  'telSite', missions.tel_site,
+  'emailSite', missions.email_site,
+  'completionLink', missions.completion_link,
+  'observations', missions.observations,
+  'postalCode', missions.postal_code,
+  'city', missions.city,
+  'latitude', missions.latitude,
+  'longitude', missions.longitude,
+  'createdAt', maillon_json_time(missions.created_at))`);
 
 /** An application with the technician fields the ATS shows (never the IBAN or anything private beyond them). */
 export const applicationWithTechnicianColumns = {

@@ -176,9 +176,9 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const auth = requireAuth(request);
       if (auth.role === 'admin') {
-        const { items, total, capped } = await listMissions(app.db, request.query);
+        const { json, total, capped } = await listMissions(app.db, request.query);
         setTotal(reply, total, capped);
-        return items;
+        return sendJsonText(reply, json);
       }
       const { items, total } = await listRecruitedMissions(app.db, { auth, ...request.query });
       setTotal(reply, total);

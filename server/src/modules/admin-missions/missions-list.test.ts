@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { missionSchema } from '@maillon/common/schemas/admin-missions';
 import { missionBatches, missions } from '../../db/schema';
 import { rowsOf } from '../../lib/change-feed/triggers';
 import { likePattern, TOTAL_CAP } from '../../lib/pagination';
@@ -7,6 +8,7 @@ import { type as, type TestContext, withAdminApp } from '../../../test/helpers';
 import { getMission } from './missions.service';
 import { indexedFragment } from '../../lib/substring-search';
 import { expectSearchPages } from '../../../test/search-pages';
+import { expectPageAsRead } from '../../../test/page-json';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -26,7 +28,7 @@ const plainSearch = (search: string) => sql`lower(
   coalesce(serial_number, '') || ' ' || coalesce(defibrillator_model, '') || ' ' || coalesce(visit_type, '') || ' ' ||
   coalesce(observations, '') || ' ' || coalesce(client_name, '')) like ${likePattern(search.toLowerCase())}`;
 
-describe('GET /api/missions: the page built by PostgreSQL (decision 031)', () => {
+describe('GET /api/missions: the page built by PostgreSQL (decisions 031, 049)', () => {
   it('answers each mission as the single-mission read does, in the list order, with the total of the table', async () => {
     const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Lot « spécial » \\ "guillemets"', priceCents: 1 }).returning();
     const made = await ctx.db
@@ -67,6 +69,7 @@ describe('GET /api/missions: the page built by PostgreSQL (decision 031)', () =>
     const order = await expectedIds();
     expect(ids(response.json())).toEqual(order);
     expect(response.json()).toEqual(await Promise.all(order.map((id) => getMission(ctx.db, id))));
+    await expectPageAsRead(response.json(), missionSchema, (id) => getMission(ctx.db, id));
     expect(response.headers['x-total-count']).toBe(String(order.length));
     expect(response.json()[0]).toMatchObject({ createdAt: '2026-01-02T03:04:05.678Z', budget: 123.45, deadline: '2027-03-01T18:00:00.000Z' });
 
@@ -154,6 +157,10 @@ describe('GET /api/missions: a search past 1 000 missions (decision 042)', () =>
       const all = await expectedIds(where);
       expect(all.length > TOTAL_CAP, query).toBe(pastCap);
       await expectSearchPages((url) => admin({ method: 'GET', url }), `/api/missions?${query}`, all, [[50, 0], [9, 995], [100, all.length - 30], [20, all.length + 5]]);
+    }
+    // Both statements of a search (past the cap, under it) send the single-mission read's objects, the schema's keys only.
+    for (const url of ['/api/missions?search=maintenance&limit=5', '/api/missions?search=annuelle%201&limit=5']) {
+      await expectPageAsRead((await admin({ method: 'GET', url })).json(), missionSchema, (id) => getMission(ctx.db, id), url);
     }
   });
 });

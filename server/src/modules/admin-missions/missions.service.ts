@@ -7,12 +7,12 @@ import type { Db, DbOrTx } from '../../db/client';
 import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { pageSql, searchPage, whereAll } from '../../lib/pagination';
+import { pageSql, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
 import { linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
-import { missionColumns, missionOfTuple, missionTupleSql, toMission, type MissionPage, type MissionTuple } from './admin-missions.mapper';
+import { missionColumns, missionJsonSql, toMission } from './admin-missions.mapper';
 import { searchedTable } from '../../lib/substring-search';
 
 const MISSION_NOT_FOUND = 'Mission introuvable';
@@ -33,13 +33,14 @@ export interface MissionListFilters {
 const MISSION_ORDER = sql.raw('missions.created_at desc, missions.id desc');
 
 /**
- * The admin list: one statement answers the page (one JSON value, missionTupleSql) and its total. Without a search the
- * page walks an index in the (created_at, id) order and stops after `limit` rows; the total is read from the counts the
- * database keeps (decision 027), or counted over missions_batch_idx within a lot. A search counts the missions it finds
- * (trigram index) up to TOTAL_CAP + 1 and sorts them for the page; past the cap, its page walks the (created_at, id)
- * order with the search as a filter (searchPage, decision 042).
+ * The admin list: one statement answers the page (one JSON value, missionJsonSql) and its total. The page is the JSON
+ * text the route sends (decision 049). Without a search the page walks an index in the (created_at, id) order and
+ * stops after `limit` rows; the total is read from the counts the database keeps (decision 027), or counted over
+ * missions_batch_idx within a lot. A search counts the missions it finds (trigram index) up to TOTAL_CAP + 1 and sorts
+ * them for the page; past the cap, its page walks the (created_at, id) order with the search as a filter
+ * (searchPageText, decision 042).
  */
-export async function listMissions(db: Db, filters: MissionListFilters): Promise<{ items: Mission[]; total: number; capped: boolean }> {
+export async function listMissions(db: Db, filters: MissionListFilters): Promise<SearchPageText> {
   const others: SQL[] = [];
   if (filters.batchId) others.push(sql`${missions.batchId} = ${filters.batchId}`);
   if (filters.unbatched) {
@@ -50,17 +51,14 @@ export async function listMissions(db: Db, filters: MissionListFilters): Promise
   const page = pageSql(filters.limit, filters.offset);
   // The page under `conditions`, walking the (created_at, id) order, as one JSON value.
   const pageJson = (conditions: SQL[]) =>
-    sql`coalesce((select json_agg(${missionTupleSql} order by ${MISSION_ORDER})
+    sql`coalesce((select json_agg(${missionJsonSql} order by ${MISSION_ORDER})
       from (select * from missions ${whereAll(conditions)} order by ${MISSION_ORDER} ${page}) missions
       left join mission_batches b on b.id = missions.batch_id), '[]')`;
   const { search } = filters;
-  if (search) {
-    const { rows, total, capped } = await searchPage<MissionTuple>(db, { ...searchedTable('missions', search, others), pageJson }, filters);
-    return { items: rows.map(missionOfTuple), total, capped };
-  }
+  if (search) return searchPageText(db, { ...searchedTable('missions', search, others), pageJson }, filters);
   const total = filters.batchId ? sql`(select count(*)::int from missions ${whereAll(others)})` : missionsCountSql(filters);
-  const row = (await db.execute<MissionPage>(sql`select ${total} as total, ${pageJson(others)} as missions`)).rows[0]!;
-  return { items: row.missions.map(missionOfTuple), total: Number(row.total), capped: false };
+  const row = (await db.execute<{ total: number; json: string }>(sql`select ${total} as total, ${pageJson(others)}::text as json`)).rows[0]!;
+  return { json: row.json, total: Number(row.total), capped: false };
 }
 
 export async function getMission(db: DbOrTx, missionId: string): Promise<Mission> {

@@ -6,6 +6,8 @@ import { TOTAL_CAP } from '../../lib/pagination';
 import { type as, createTechnician, type TestContext, withAdminApp } from '../../../test/helpers';
 import { getShipmentView } from './admin-shipments.service';
 import { expectSearchPages } from '../../../test/search-pages';
+import { expectPageAsRead } from '../../../test/page-json';
+import { shipmentSchema } from '@maillon/common/schemas/shipments';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -13,7 +15,7 @@ withAdminApp((app) => ({ ctx, admin } = app));
 
 const at = (iso: string) => sql`${iso}::timestamptz` as unknown as Date;
 
-describe('GET /api/shipments/admin: the page built by PostgreSQL (decision 031)', () => {
+describe('GET /api/shipments/admin: the page built by PostgreSQL (decisions 031, 049)', () => {
   it('answers each parcel as the single-parcel read does, in order, with the total of the table', async () => {
     const { technician: martin } = await createTechnician(ctx.db, { firstName: 'Jeanne', lastName: 'Martin' });
     const { technician: other } = await createTechnician(ctx.db, { firstName: 'Zoé', lastName: 'Ærø "x"' });
@@ -36,6 +38,7 @@ describe('GET /api/shipments/admin: the page built by PostgreSQL (decision 031)'
     const response = await admin({ method: 'GET', url: '/api/shipments/admin?limit=100' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual(await Promise.all(order.map((id) => getShipmentView(ctx.db, id))));
+    await expectPageAsRead(response.json(), shipmentSchema, (id) => getShipmentView(ctx.db, id));
     expect(response.headers['x-total-count']).toBe(String(order.length));
     expect(response.json()[0]).toMatchObject({ technicianName: 'Jeanne Martin', shippedDate: '2026-03-01T12:00:00.345Z', createdAt: '2026-03-02T10:00:00.999Z' });
 
@@ -93,6 +96,10 @@ describe('GET /api/shipments/admin: a search past 1 000 parcels (decision 042)',
       const all = await expected(where);
       expect(all.length > TOTAL_CAP, query).toBe(pastCap);
       await expectSearchPages((url) => admin({ method: 'GET', url }), `/api/shipments/admin?${query}`, all, [[20, 0], [9, 995], [50, all.length - 20], [20, all.length + 5]]);
+    }
+    // Both statements of a search (past the cap, under it) send the single-parcel read's objects.
+    for (const url of ['/api/shipments/admin?search=cap&limit=5', '/api/shipments/admin?search=capteur&limit=5']) {
+      await expectPageAsRead((await admin({ method: 'GET', url })).json(), shipmentSchema, (id) => getShipmentView(ctx.db, id), url);
     }
   });
 });

@@ -16,7 +16,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, shipments, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { epochMsSql, likePattern, pageSql, searchPage, whereAll } from '../../lib/pagination';
+import { likePattern, pageSql, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 import { listTechnicianOptions } from '../../lib/technician-options';
@@ -29,11 +29,7 @@ const technicianName = sql<
   string | null
 >`case when ${technicians.id} is null then null else ${technicians.firstName} || ' ' || ${technicians.lastName} end`;
 
-/** A row whose timestamps are Date (query builder) or milliseconds since 1970 (the list's JSON page, decision 031). */
-type WithEpochMs<T> = { [K in keyof T]: Date extends T[K] ? T[K] | number : T[K] };
-const isoText = (date: Date | number) => (typeof date === 'number' ? new Date(date) : date).toISOString();
-
-function toShipment(row: WithEpochMs<ShipmentRow>, name: string | null): Shipment {
+function toShipment(row: ShipmentRow, name: string | null): Shipment {
   return {
     id: row.id,
     batchId: row.batchId,
@@ -43,14 +39,14 @@ function toShipment(row: WithEpochMs<ShipmentRow>, name: string | null): Shipmen
     trackingNumber: row.trackingNumber,
     carrier: row.carrier,
     status: row.status as ShipmentStatus,
-    shippedDate: row.shippedDate === null ? null : isoText(row.shippedDate),
-    deliveredDate: row.deliveredDate === null ? null : isoText(row.deliveredDate),
+    shippedDate: row.shippedDate?.toISOString() ?? null,
+    deliveredDate: row.deliveredDate?.toISOString() ?? null,
     destination: row.destination,
     destinationPostalCode: row.destinationPostalCode,
     content: row.content,
     missionTitle: row.missionTitle,
-    createdAt: isoText(row.createdAt),
-    updatedAt: isoText(row.updatedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -72,39 +68,29 @@ function filterConditions(query: Omit<ShipmentListQuery, 'status'>): SQL[] {
 
 
 
-/** A shipment `s` of the page and its technician's name, as one JSON array built by PostgreSQL (shipmentOfTuple). */
-const shipmentTupleSql = sql.raw(`json_build_array(s.id, s.batch_id, s.technician_id, s.mission_id, s.tracking_number, s.carrier,
-  s.status, ${epochMsSql('s.shipped_date')}, ${epochMsSql('s.delivered_date')}, s.destination, s.destination_postal_code, s.content,
-  s.mission_title, ${epochMsSql('s.created_at')}, ${epochMsSql('s.updated_at')}, s.technician_name)`);
-
-type ShipmentTuple = [
-  id: string,
-  batchId: string | null,
-  technicianId: string | null,
-  missionId: string | null,
-  trackingNumber: string | null,
-  carrier: string,
-  status: string,
-  shippedDate: number | null,
-  deliveredDate: number | null,
-  destination: string | null,
-  destinationPostalCode: string | null,
-  content: string | null,
-  missionTitle: string | null,
-  createdAt: number,
-  updatedAt: number,
-  technicianName: string | null,
-];
-
-function shipmentOfTuple(tuple: ShipmentTuple): Shipment {
-  const [id, batchId, technicianId, missionId, trackingNumber, carrier, status, shippedDate, deliveredDate, destination,
-    destinationPostalCode, content, missionTitle, createdAt, updatedAt, name] = tuple;
-  return toShipment(
-    { id, batchId, technicianId, missionId, trackingNumber, carrier, status, shippedDate, deliveredDate, destination,
-      destinationPostalCode, content, missionTitle, createdAt, updatedAt },
-    name,
-  );
-}
+/**
+ * A shipment `s` of the page and its technician's name as the answer's JSON object, written by PostgreSQL with the keys
+ * of shipmentSchema and the values toShipment gives (the times as `toISOString`: maillon_json_time). The page is sent
+ * as PostgreSQL wrote it (decision 049); `admin-shipments-list.test.ts` compares each object with the single-parcel
+ * read's and parses the page with `shipmentSchema.strict()`.
+ */
+const shipmentJsonSql = sql.raw(`json_build_object(
+  'id', s.id,
+  'batchId', s.batch_id,
+  'technicianId', s.technician_id,
+  'technicianName', s.technician_name,
+  'missionId', s.mission_id,
+  'trackingNumber', s.tracking_number,
+  'carrier', s.carrier,
+  'status', s.status,
+  'shippedDate', maillon_json_time(s.shipped_date),
+  'deliveredDate', maillon_json_time(s.delivered_date),
+  'destination', s.destination,
+  'destinationPostalCode', s.destination_postal_code,
+  'content', s.content,
+  'missionTitle', s.mission_title,
+  'createdAt', maillon_json_time(s.created_at),
+  'updatedAt', maillon_json_time(s.updated_at))`);
 
 /**
  * The admin list: filtered, searched and paged on the server, newest first. Without a search, one statement: the page
@@ -116,20 +102,19 @@ function shipmentOfTuple(tuple: ShipmentTuple): Shipment {
 export async function listShipments(
   db: Db,
   query: ShipmentListQuery & { limit: number; offset: number },
-): Promise<{ items: Shipment[]; total: number; capped: boolean }> {
+): Promise<SearchPageText> {
   const others = filterConditions({ ...query, search: undefined });
   const status = query.status && query.status !== 'all' ? query.status : null;
   if (status) others.push(eq(shipments.status, status));
   const pageJson = (conditions: SQL[]) => sql`
-      coalesce((select json_agg(${shipmentTupleSql} order by s.created_at desc, s.id desc) from (
+      coalesce((select json_agg(${shipmentJsonSql} order by s.created_at desc, s.id desc) from (
         select shipments.*, ${technicianName} as technician_name
         from shipments left join technicians on technicians.id = shipments.technician_id ${whereAll(conditions)}
         order by shipments.created_at desc, shipments.id desc ${pageSql(query.limit, query.offset)}
       ) s), '[]')`;
   const { search } = query;
   if (search) {
-    const { rows, total, capped } = await searchPage<ShipmentTuple>(db, { ...searchedWithTechnician('shipments', search, others), pageJson }, query);
-    return { items: rows.map(shipmentOfTuple), total, capped };
+    return searchPageText(db, { ...searchedWithTechnician('shipments', search, others), pageJson }, query);
   }
   const total =
     query.technicianId || query.batchId
@@ -137,8 +122,8 @@ export async function listShipments(
       : status
         ? statusCountSql('shipments', [status])
         : allRowsCountSql('shipments');
-  const row = (await db.execute<{ total: number; shipments: ShipmentTuple[] }>(sql`select ${total} as total, ${pageJson(others)} as shipments`)).rows[0]!;
-  return { items: row.shipments.map(shipmentOfTuple), total: Number(row.total), capped: false };
+  const row = (await db.execute<{ total: number; json: string }>(sql`select ${total} as total, ${pageJson(others)}::text as json`)).rows[0]!;
+  return { json: row.json, total: Number(row.total), capped: false };
 }
 
 /** Counts per status pill under the current filters. */
