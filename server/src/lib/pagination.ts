@@ -101,6 +101,17 @@ export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
 }
 
 /**
+ * One row's JSON object as PostgreSQL writes it for a list sent as it is (decision 049): `fields` maps each key, in
+ * order, to its SQL expression. It is a row of those columns, which `json_agg` or `to_json` writes compactly
+ * (`{"id":…,"title":…}`). json_build_object would cost PostgreSQL three times as much for twenty keys (it looks up
+ * the type of each argument on every call): 1.7–2.1 ms against 0.55–0.69 for a page of fifty missions.
+ */
+export function jsonRowSql(fields: Record<string, string>): SQL {
+  const columns = Object.entries(fields).map(([key, expression]) => `${expression} as "${key}"`);
+  return sql.raw(`(select json_row from (select ${columns.join(', ')}) json_row)`);
+}
+
+/**
  * Between the rows (chr(30)) and between the parts of a row (chr(31)) of a page a statement writes as JSON text for
  * sendJsonText: control characters PostgreSQL's JSON never holds raw (it writes them `\u001e`), so a split cannot cut
  * inside a JSON value (decisions 033, 044).

@@ -12,7 +12,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, technicians } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { likePattern, pageSql } from '../../lib/pagination';
+import { jsonRowSql, likePattern, pageSql } from '../../lib/pagination';
 import { lotsCountSql } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 
@@ -127,26 +127,27 @@ function batchSearchFilter(search: string): SQL {
  * is sent as PostgreSQL wrote it (decision 049); `admin-lots.test.ts` compares each object with getBatch's and parses
  * the page with `adminBatchSchema.strict()`.
  */
-const batchJsonSql = sql.raw(`json_build_object(
-  'id', b.id,
-  'title', b.title,
-  'description', b.description,
-  'price', trim_scale(b.price_cents::numeric / 100),
-  'departments', b.departments,
-  'tags', b.tags,
-  'deadline', maillon_json_time(b.deadline),
-  'visibility', b.visibility,
-  'status', b.status,
-  'isSystem', b.is_system,
-  'defibrillatorsSum', b.defibrillators_sum,
-  'defibrillatorsDone', b.defibrillators_done,
-  'amountPerDefib', trim_scale(b.amount_per_defib_cents::numeric / 100),
-  'applicationCount', b.application_count,
-  'pendingApplicationCount', (select count(*)::int from applications a where a.batch_id = b.id and a.status in ('En attente', 'pending')),
-  'recruitedTechnician', case when t.id is not null
-    then json_build_object('id', t.id, 'firstName', coalesce(t.first_name, ''), 'lastName', coalesce(t.last_name, ''), 'companyName', t.company_name) end,
-  'hasShipments', exists (select 1 from shipments s where s.batch_id = b.id),
-  'createdAt', maillon_json_time(b.created_at))`);
+const batchJsonSql = jsonRowSql({
+  id: 'b.id',
+  title: 'b.title',
+  description: 'b.description',
+  price: 'trim_scale(b.price_cents::numeric / 100)',
+  departments: 'b.departments',
+  tags: 'b.tags',
+  deadline: 'maillon_json_time(b.deadline)',
+  visibility: 'b.visibility',
+  status: 'b.status',
+  isSystem: 'b.is_system',
+  defibrillatorsSum: 'b.defibrillators_sum',
+  defibrillatorsDone: 'b.defibrillators_done',
+  amountPerDefib: 'trim_scale(b.amount_per_defib_cents::numeric / 100)',
+  applicationCount: 'b.application_count',
+  pendingApplicationCount: `(select count(*)::int from applications a where a.batch_id = b.id and a.status in ('En attente', 'pending'))`,
+  recruitedTechnician: `case when t.id is not null
+    then json_build_object('id', t.id, 'firstName', coalesce(t.first_name, ''), 'lastName', coalesce(t.last_name, ''), 'companyName', t.company_name) end`,
+  hasShipments: 'exists (select 1 from shipments s where s.batch_id = b.id)',
+  createdAt: 'maillon_json_time(b.created_at)',
+});
 
 /**
  * A page of lots of one status (the system lot left out), newest first, and its total, in one statement: the page walks

@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { centsToEuros } from '@maillon/common/format';
 import type { Job } from '@maillon/common/schemas/moderation';
 import type { ApplicationWithTechnician, Mission } from '@maillon/common/schemas/admin-missions';
 import { applications, jobs, missionBatches, missions, technicians } from '../../db/schema';
+import { jsonRowSql } from '../../lib/pagination';
 
 /** Explicit columns of a job row. */
 export const jobColumns = {
@@ -78,34 +78,35 @@ export function toMission(row: MissionRow): Mission {
  * A mission of the admin list (`missions`, its lot `b`) as the answer's JSON object, written by PostgreSQL with the
  * keys of missionSchema and the values toMission gives (decision 049): the euros as `centsToEuros`, the times as
  * `toISOString` (maillon_json_time). A page of them is sent as PostgreSQL wrote it (sendJsonText): no parse, mapping,
- * check or serialisation in Node. `admin-missions.test.ts` compares each object with getMission's and parses the page
+ * check or serialisation in Node. `missions-list.test.ts` compares each object with getMission's and parses the page
  * with `missionSchema.strict()`, which is the check the response schema no longer makes on the way out.
  */
-export const missionJsonSql = sql.raw(`json_build_object(
-  'id', missions.id,
-  'title', missions.title,
-  'description', missions.description,
-  'location', missions.location,
-  'department', missions.department,
-  'budget', trim_scale(missions.budget_cents::numeric / 100),
-  'deadline', maillon_json_time(missions.deadline),
-  'tags', missions.tags,
-  'status', missions.status,
-  'batchId', missions.batch_id,
-  'batchTitle', b.title,
-  'serialNumber', missions.serial_number,
-  'clientName', missions.client_name,
-  'defibrillatorModel', missions.defibrillator_model,
-  'visitType', missions.visit_type,
-  'telSite', missions.tel_site,
-  'emailSite', missions.email_site,
-  'completionLink', missions.completion_link,
-  'observations', missions.observations,
-  'postalCode', missions.postal_code,
-  'city', missions.city,
-  'latitude', missions.latitude,
-  'longitude', missions.longitude,
-  'createdAt', maillon_json_time(missions.created_at))`);
+export const missionJsonSql = jsonRowSql({
+  id: 'missions.id',
+  title: 'missions.title',
+  description: 'missions.description',
+  location: 'missions.location',
+  department: 'missions.department',
+  budget: 'trim_scale(missions.budget_cents::numeric / 100)',
+  deadline: 'maillon_json_time(missions.deadline)',
+  tags: 'missions.tags',
+  status: 'missions.status',
+  batchId: 'missions.batch_id',
+  batchTitle: 'b.title',
+  serialNumber: 'missions.serial_number',
+  clientName: 'missions.client_name',
+  defibrillatorModel: 'missions.defibrillator_model',
+  visitType: 'missions.visit_type',
+  telSite: 'missions.tel_site',
+  emailSite: 'missions.email_site',
+  completionLink: 'missions.completion_link',
+  observations: 'missions.observations',
+  postalCode: 'missions.postal_code',
+  city: 'missions.city',
+  latitude: 'missions.latitude',
+  longitude: 'missions.longitude',
+  createdAt: 'maillon_json_time(missions.created_at)',
+});
 
 /** An application with the technician fields the ATS shows (never the IBAN or anything private beyond them). */
 export const applicationWithTechnicianColumns = {

@@ -16,7 +16,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, shipments, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { likePattern, pageSql, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
+import { jsonRowSql, likePattern, pageSql, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 import { listTechnicianOptions } from '../../lib/technician-options';
@@ -74,23 +74,24 @@ function filterConditions(query: Omit<ShipmentListQuery, 'status'>): SQL[] {
  * as PostgreSQL wrote it (decision 049); `admin-shipments-list.test.ts` compares each object with the single-parcel
  * read's and parses the page with `shipmentSchema.strict()`.
  */
-const shipmentJsonSql = sql.raw(`json_build_object(
-  'id', s.id,
-  'batchId', s.batch_id,
-  'technicianId', s.technician_id,
-  'technicianName', s.technician_name,
-  'missionId', s.mission_id,
-  'trackingNumber', s.tracking_number,
-  'carrier', s.carrier,
-  'status', s.status,
-  'shippedDate', maillon_json_time(s.shipped_date),
-  'deliveredDate', maillon_json_time(s.delivered_date),
-  'destination', s.destination,
-  'destinationPostalCode', s.destination_postal_code,
-  'content', s.content,
-  'missionTitle', s.mission_title,
-  'createdAt', maillon_json_time(s.created_at),
-  'updatedAt', maillon_json_time(s.updated_at))`);
+const shipmentJsonSql = jsonRowSql({
+  id: 's.id',
+  batchId: 's.batch_id',
+  technicianId: 's.technician_id',
+  technicianName: 's.technician_name',
+  missionId: 's.mission_id',
+  trackingNumber: 's.tracking_number',
+  carrier: 's.carrier',
+  status: 's.status',
+  shippedDate: 'maillon_json_time(s.shipped_date)',
+  deliveredDate: 'maillon_json_time(s.delivered_date)',
+  destination: 's.destination',
+  destinationPostalCode: 's.destination_postal_code',
+  content: 's.content',
+  missionTitle: 's.mission_title',
+  createdAt: 'maillon_json_time(s.created_at)',
+  updatedAt: 'maillon_json_time(s.updated_at)',
+});
 
 /**
  * The admin list: filtered, searched and paged on the server, newest first. Without a search, one statement: the page
