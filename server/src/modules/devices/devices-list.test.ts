@@ -7,6 +7,8 @@ import { likePattern, TOTAL_CAP } from '../../lib/pagination';
 import { type as, type TestContext, withAdminApp } from '../../../test/helpers';
 import { attentionLimitDay, getDevice } from './devices.service';
 import { expectSearchPages } from '../../../test/search-pages';
+import { expectPageAsRead } from '../../../test/page-json';
+import { deviceListItemSchema } from '@maillon/common/schemas/devices';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -25,7 +27,7 @@ async function expectedIds(where = sql`true`): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-describe('GET /api/devices: the page built by PostgreSQL (decision 031)', () => {
+describe('GET /api/devices: the page built by PostgreSQL (decisions 031, 049)', () => {
   it('answers each device as the single-device read does, with its visits, in order, with the totals of the table', async () => {
     const values = [];
     for (let n = 0; n < 40; n += 1) {
@@ -63,6 +65,7 @@ describe('GET /api/devices: the page built by PostgreSQL (decision 031)', () => 
     expect(response.json()).toEqual(
       await Promise.all(order.map(async (id) => ({ ...(await getDevice(ctx.db, id)), visitCount: await visits(id), withoutReportCount: 0 }))),
     );
+    await expectPageAsRead(response.json(), deviceListItemSchema, async (id) => ({ ...(await getDevice(ctx.db, id)), visitCount: await visits(id), withoutReportCount: 0 }));
     expect(response.headers['x-total-count']).toBe(String(order.length));
 
     const limitDay = attentionLimitDay();
@@ -117,6 +120,10 @@ describe('GET /api/devices: the page built by PostgreSQL (decision 031)', () => 
       const all = await expectedIds(where);
       expect(all.length > TOTAL_CAP, query).toBe(pastCap);
       await expectSearchPages((url) => admin({ method: 'GET', url }), `/api/devices?${query}`, all, [[20, 0], [7, 993], [100, all.length - 40], [20, all.length - 5], [20, all.length + 10]]);
+    }
+    // Both statements of a search (past the cap, under it) send the single-device read's objects (no visits here).
+    for (const url of ['/api/devices?search=lyon&limit=5', '/api/devices?search=lyo-1&limit=5']) {
+      await expectPageAsRead((await admin({ method: 'GET', url })).json(), deviceListItemSchema, async (id) => ({ ...(await getDevice(ctx.db, id)), visitCount: 0, withoutReportCount: 0 }), url);
     }
   });
 });

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
 import { allRowsCountSql, devicesNeedingAttentionCountSql } from '../../lib/row-counts';
 import { searchedTable } from '../../lib/substring-search';
-import { epochMsOf, pageSql, searchPage, whereAll, type SearchPage } from '../../lib/pagination';
+import { pageSql, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
 
 /** Drizzle queries of the device registry, explicit columns only. */
 
@@ -185,11 +185,18 @@ const rendered = (query: SQL) => sql.raw(new PgDialect({ casing: 'snake_case' })
  * The columns of deviceColumns under their own names (dates as PostgreSQL writes them in JSON, YYYY-MM-DD, as the
  * driver reads them; timestamps as toISOString writes them), so a page's JSON objects are DeviceRow values.
  */
+/**
+ * A device's columns as the list's JSON names them, the values toDevice gives: the times as `toISOString`
+ * (maillon_json_time), the days as PostgreSQL writes a date (YYYY-MM-DD, as the query builder reads it), without the
+ * day of the last report (not part of Device).
+ */
 const deviceJsonColumns = rendered(
   sql.join(
-    Object.entries(deviceColumns).map(([name, column]) =>
-      name === 'createdAt' || name === 'updatedAt' ? sql`${epochMsOf(sql`${column}`)} as ${sql.identifier(name)}` : sql`${column} as ${sql.identifier(name)}`,
-    ),
+    Object.entries(deviceColumns)
+      .filter(([name]) => name !== 'lastReportOn')
+      .map(([name, column]) =>
+        name === 'createdAt' || name === 'updatedAt' ? sql`maillon_json_time(${column}) as ${sql.identifier(name)}` : sql`${column} as ${sql.identifier(name)}`,
+      ),
     sql`, `,
   ),
 );
@@ -197,36 +204,29 @@ const nextDueSql = rendered(nextDueExpression);
 const pageOrder = rendered(sql`${nextDueExpression} asc nulls last, ${devices.serialKey} asc`);
 
 
-/** A device of a registry page as its statement answers it (the timestamps as ISO text). */
-export type DevicePageRow = { [K in keyof DeviceRow]: Date extends DeviceRow[K] ? number : DeviceRow[K] } & {
-  nextDueOn: string | null;
-  /** null when the device has no date (toDevice reads it as false, as the query builder's row). */
-  needsAttention: boolean;
-  visitCount: number;
-  withoutReportCount: number;
-};
-
 /**
  * One page of the registry, soonest due first, and its total. The page walks devices_next_due_idx (the same expression,
  * then the serial key) and stops after the page (decision 029); its visits are counted for its devices only, and it
- * comes back as one JSON value. The total: without a filter, or with « à surveiller » alone, the counts the database
- * keeps (row_counts: a key per state or attention day, decision 027, the same read as the Parc DAE badge); else a
- * count, in the page's statement. A search counts the devices it finds (trigram index) up to TOTAL_CAP + 1 and sorts
- * them for the page; past the cap, its page walks the index with the search as a filter (searchPage, decision 042).
+ * comes back as the JSON text the route sends (decision 049): each device with the keys of deviceListItemSchema and
+ * the values toDevice gives (`devices-list.test.ts` compares them with getDevice's and parses the page strictly). The
+ * total: without a filter, or with « à surveiller » alone, the counts the database keeps (row_counts: a key per state
+ * or attention day, decision 027, the same read as the Parc DAE badge); else a count, in the page's statement. A search
+ * counts the devices it finds (trigram index) up to TOTAL_CAP + 1 and sorts them for the page; past the cap, its page
+ * walks the index with the search as a filter (searchPageText, decision 042).
  */
-export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<SearchPage<DevicePageRow>> {
+export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitDay: string): Promise<SearchPageText> {
   const page = (conditions: SQL[]) => sql`
     coalesce((select json_agg(page order by page."nextDueOn" asc nulls last, page."serialKey") from (
       select p.*, (select count(*) from missions vm where vm.device_id = p."id") as "visitCount", ${withoutReportCountSql} as "withoutReportCount"
       from (
-        select ${deviceJsonColumns}, ${nextDueSql}::text as "nextDueOn", ${attentionCondition(limitDay)} as "needsAttention"
+        select ${deviceJsonColumns}, ${nextDueSql}::text as "nextDueOn", coalesce(${attentionCondition(limitDay)}, false) as "needsAttention"
         from devices ${whereAll(conditions)} order by ${pageOrder} ${pageSql(filters.limit, filters.offset)}
       ) p
     ) page), '[]')`;
   const others = listConditions(filters, limitDay);
   const { search } = filters;
   if (search) {
-    return searchPage<DevicePageRow>(db, { ...searchedTable('devices', search, others), pageJson: page }, filters);
+    return searchPageText(db, { ...searchedTable('devices', search, others), pageJson: page }, filters);
   }
   const total =
     filters.state || filters.dueBefore
@@ -234,8 +234,8 @@ export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitD
       : filters.attention
         ? devicesNeedingAttentionCountSql(limitDay)
         : allRowsCountSql('devices');
-  const row = (await db.execute<{ total: number; devices: DevicePageRow[] }>(sql`select ${total} as total, ${page(others)} as devices`)).rows[0]!;
-  return { rows: row.devices, total: Number(row.total), capped: false };
+  const row = (await db.execute<{ total: number; json: string }>(sql`select ${total} as total, ${page(others)}::text as json`)).rows[0]!;
+  return { json: row.json, total: Number(row.total), capped: false };
 }
 
 /** A device's missions, newest first, with the lot, its recruit and the recruit's progress. */

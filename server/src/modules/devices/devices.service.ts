@@ -12,7 +12,6 @@ import type {
   CreateDeviceRequest,
   Device,
   DeviceDetail,
-  DeviceListItem,
   DeviceListQuery,
   DeviceVisit,
   GeodaeExportCheck,
@@ -27,6 +26,7 @@ import type { AuthContext } from '../auth/auth.service';
 import { buildDeviceLabelsPdf, type LabelDevice } from './device-label';
 import * as repo from './devices.repository';
 import { buildGeodaeCsv, toGeodaeRow, type GeodaeRow } from './geodae-export';
+import type { SearchPageText } from '../../lib/pagination';
 
 const DEVICE_NOT_FOUND = 'Défibrillateur introuvable';
 
@@ -124,12 +124,9 @@ export async function registerVisitDevices(
 
 const nullableString = (value: unknown) => (value === null || value === undefined ? null : String(value));
 
-/** A timestamp read by the query builder (Date) or as milliseconds since 1970 (a JSON page, decision 031). */
-const isoText = (date: Date | number) => (typeof date === 'number' ? new Date(date) : date).toISOString();
-
 type DeviceWithDue = Awaited<ReturnType<typeof repo.findDevice>> & object;
 
-function toDevice(row: { [K in keyof DeviceWithDue]: Date extends DeviceWithDue[K] ? DeviceWithDue[K] | number : DeviceWithDue[K] }): Device {
+function toDevice(row: DeviceWithDue): Device {
   return {
     id: row.id,
     serialNumber: row.serialNumber,
@@ -165,8 +162,8 @@ function toDevice(row: { [K in keyof DeviceWithDue]: Date extends DeviceWithDue[
     nextMaintenanceDue: row.nextMaintenanceDue,
     nextDueOn: nullableString(row.nextDueOn),
     needsAttention: Boolean(row.needsAttention),
-    createdAt: isoText(row.createdAt),
-    updatedAt: isoText(row.updatedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -175,10 +172,8 @@ export function attentionLimitDay(today: string = parisDay()): string {
   return addDaysToDay(today, ATTENTION_WINDOW_DAYS);
 }
 
-export async function listDevices(
-  db: Db,
-  query: DeviceListQuery & { limit: number; offset: number },
-): Promise<{ items: DeviceListItem[]; total: number; capped: boolean }> {
+/** A page of the registry as the JSON text the route sends (decision 049), and its total, which a search may cap. */
+export async function listDevices(db: Db, query: DeviceListQuery & { limit: number; offset: number }): Promise<SearchPageText> {
   const today = parisDay();
   const limitDay = attentionLimitDay(today);
   const dueBefore = query.due ? (query.due === 'expired' ? addDaysToDay(today, -1) : addDaysToDay(today, Number(query.due))) : undefined;
@@ -191,9 +186,7 @@ export async function listDevices(
     limit: query.limit,
     offset: query.offset,
   };
-  const { rows, total, capped } = await repo.listDevices(db, filters, limitDay);
-  const items = rows.map((row) => Object.assign(toDevice(row), { visitCount: row.visitCount, withoutReportCount: row.withoutReportCount }));
-  return { items, total, capped };
+  return repo.listDevices(db, filters, limitDay);
 }
 
 export async function getDevice(db: DbOrTx, deviceId: string): Promise<Device> {
