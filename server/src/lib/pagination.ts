@@ -147,6 +147,3 @@ export function pageSql(limit: number, offset: number): SQL {
  * it writes the ISO text the row's Date would (and the SQL holds no colon, which pgbench would take for a variable).
  */
 export const epochMsSql = (column: string): string => `(extract(epoch from ${column}) * 1000)::float8`;
-
-/** The same of a column given as SQL. */
-export const epochMsOf = (column: SQL): SQL => sql`(extract(epoch from ${column}) * 1000)::float8`;

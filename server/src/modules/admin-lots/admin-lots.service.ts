@@ -152,7 +152,7 @@ const batchJsonSql = jsonRowSql({
 /**
  * A page of lots of one status (the system lot left out), newest first, and its total, in one statement: the page walks
  * mission_batches_status_created_idx (status and `not is_system` written as literals, so a generic plan still matches
- * the partial index) and comes back as one JSON value (batchTupleSql); the total is the count the database keeps
+ * the partial index) and comes back as JSON text (batchJsonSql); the total is the count the database keeps
  * (row_counts, decision 027) without a search, else a count of the search.
  */
 async function listBatchesWhere(
