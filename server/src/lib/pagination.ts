@@ -36,7 +36,7 @@ export interface SearchPage<Row> {
   capped: boolean;
 }
 
-/** A page of a search as the JSON text PostgreSQL wrote (searchPage), and its total, which may be capped. */
+/** A page of a search as the JSON text PostgreSQL wrote (searchPageText), and its total, which may be capped. */
 export interface SearchPageText {
   json: string;
   total: number;

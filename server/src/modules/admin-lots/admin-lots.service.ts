@@ -124,7 +124,7 @@ function batchSearchFilter(search: string): SQL {
  * the keys of adminBatchSchema and the values toAdminBatch gives (the euros as `centsToEuros`, the times as
  * `toISOString`: maillon_json_time). The number of applications is the one the lot keeps (migration 0017); the pending
  * ones and the shipments are read on their indexes (applications_batch_idx, shipments_batch_idx). The active lots' page
- * is sent as PostgreSQL wrote it (decision 049); `admin-lots.test.ts` compares each object with getBatch's and parses
+ * is sent as PostgreSQL wrote it (decision 049); `admin-lots-list.test.ts` compares each object with getBatch's and parses
  * the page with `adminBatchSchema.strict()`.
  */
 const batchJsonSql = jsonRowSql({
