@@ -29,7 +29,6 @@ export interface StackCeilingResult {
   error: string | null;
 }
 
-
 function waitReady(child: ReturnType<typeof spawn>): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';

@@ -85,6 +85,15 @@ export async function searchPageText(db: DbOrTx, list: SearchedList, page: { lim
   return { json, total: end ? page.offset + length : TOTAL_CAP, capped: !end };
 }
 
+/**
+ * A page without a search in one statement (decision 031): its total (`total`, a count or the counts the database
+ * keeps) and the page (`pageJson`, one JSON value) as the text the route sends (decision 049).
+ */
+export async function pageText(db: DbOrTx, total: SQL, pageJson: SQL): Promise<SearchPageText> {
+  const row = (await db.execute<{ total: number; json: string }>(sql`select ${total} as total, (${pageJson})::text as json`)).rows[0]!;
+  return { json: row.json, total: Number(row.total), capped: false };
+}
+
 /** searchPageText with the page parsed, for a list that maps its rows in Node. */
 export async function searchPage<Row>(db: DbOrTx, list: SearchedList, page: { limit: number; offset: number }): Promise<SearchPage<Row>> {
   const { json, total, capped } = await searchPageText(db, list, page);
@@ -98,6 +107,12 @@ export async function searchPage<Row>(db: DbOrTx, list: SearchedList, page: { li
  */
 export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
+}
+
+/** A page written as JSON text (sendJsonText) with its total in X-Total-Count (setTotal). */
+export function sendPageText(reply: FastifyReply, page: { json: string; total: number; capped?: boolean }): FastifyReply {
+  setTotal(reply, page.total, page.capped);
+  return sendJsonText(reply, page.json);
 }
 
 /**

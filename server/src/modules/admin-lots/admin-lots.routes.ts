@@ -7,7 +7,7 @@ import {
   createBatchRequestSchema,
   updateBatchRequestSchema,
 } from '@maillon/common/schemas/admin-lots';
-import { pageQuery, sendJsonText, setTotal } from '../../lib/pagination';
+import { pageQuery, sendPageText, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import {
   completeBatchAsAdmin,
@@ -32,9 +32,7 @@ export const adminLotsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/mission-batches',
     { config: adminRead, schema: { querystring: listQuery, response: { 200: z.array(adminBatchSchema) } } },
     async (request, reply) => {
-      const { json, total } = await listActiveBatches(app.db, request.query);
-      setTotal(reply, total);
-      return sendJsonText(reply, json);
+      return sendPageText(reply, await listActiveBatches(app.db, request.query));
     },
   );
 

@@ -12,7 +12,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, technicians } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { jsonRowSql, likePattern, pageSql } from '../../lib/pagination';
+import { jsonRowSql, likePattern, pageSql, pageText, type SearchPageText } from '../../lib/pagination';
 import { lotsCountSql } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 
@@ -158,26 +158,26 @@ const batchJsonSql = jsonRowSql({
 async function listBatchesWhere(
   db: Db,
   { status, search, limit, offset }: { status: 'active' | 'completed'; search?: string | undefined; limit: number; offset: number },
-): Promise<{ json: string; total: number }> {
+): Promise<SearchPageText> {
   const where = sql.join(
     [sql.raw(`${status === 'active' ? "status = 'active'" : "status = 'completed'"} and not is_system`), ...(search ? [batchSearchFilter(search)] : [])],
     sql` and `,
   );
-  const result = await db.execute<{ total: number; json: string }>(sql`
-    select ${search ? sql`(select count(*)::int from mission_batches where ${where})` : lotsCountSql(status)} as total,
-      coalesce((select json_agg(${batchJsonSql} order by b.created_at desc, b.id desc)
-        from (select * from mission_batches where ${where} order by created_at desc, id desc ${pageSql(limit, offset)}) b
-        left join applications r on r.batch_id = b.id and r.status in ('Recruté', 'Terminé')
-        left join technicians t on t.id = r.technician_id), '[]')::text as json`);
-  const row = result.rows[0]!;
-  return { json: row.json, total: Number(row.total) };
+  return pageText(
+    db,
+    search ? sql`(select count(*)::int from mission_batches where ${where})` : lotsCountSql(status),
+    sql`coalesce((select json_agg(${batchJsonSql} order by b.created_at desc, b.id desc)
+      from (select * from mission_batches where ${where} order by created_at desc, id desc ${pageSql(limit, offset)}) b
+      left join applications r on r.batch_id = b.id and r.status in ('Recruté', 'Terminé')
+      left join technicians t on t.id = r.technician_id), '[]')`,
+  );
 }
 
 /** Active lots (not the system lot), newest first. */
 export async function listActiveBatches(
   db: Db,
   { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
-): Promise<{ json: string; total: number }> {
+): Promise<SearchPageText> {
   return listBatchesWhere(db, { status: 'active', search, limit, offset });
 }
 

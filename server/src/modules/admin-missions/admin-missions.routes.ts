@@ -32,7 +32,7 @@ import {
 import { technicianMissionSchema } from '@maillon/common/schemas/field-work';
 import { AppError } from '../../lib/app-error';
 import { readFilePart } from '../../lib/files';
-import { pageQuery, sendJsonText, setTotal } from '../../lib/pagination';
+import { pageQuery, sendJsonText, sendPageText, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import { listRecruitedMissions } from '../field-work/field-work.service';
 import { decideApplication, listApplicationsWithTechnicians, saveAdminComment } from './ats.service';
@@ -176,9 +176,7 @@ export const adminMissionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const auth = requireAuth(request);
       if (auth.role === 'admin') {
-        const { json, total, capped } = await listMissions(app.db, request.query);
-        setTotal(reply, total, capped);
-        return sendJsonText(reply, json);
+        return sendPageText(reply, await listMissions(app.db, request.query));
       }
       const { items, total } = await listRecruitedMissions(app.db, { auth, ...request.query });
       setTotal(reply, total);

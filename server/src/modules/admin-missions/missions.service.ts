@@ -7,7 +7,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { pageSql, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
+import { pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
 import { linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
@@ -57,8 +57,7 @@ export async function listMissions(db: Db, filters: MissionListFilters): Promise
   const { search } = filters;
   if (search) return searchPageText(db, { ...searchedTable('missions', search, others), pageJson }, filters);
   const total = filters.batchId ? sql`(select count(*)::int from missions ${whereAll(others)})` : missionsCountSql(filters);
-  const row = (await db.execute<{ total: number; json: string }>(sql`select ${total} as total, ${pageJson(others)}::text as json`)).rows[0]!;
-  return { json: row.json, total: Number(row.total), capped: false };
+  return pageText(db, total, pageJson(others));
 }
 
 export async function getMission(db: DbOrTx, missionId: string): Promise<Mission> {

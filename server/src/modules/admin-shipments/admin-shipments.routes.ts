@@ -10,7 +10,7 @@ import {
   updateShipmentRequestSchema,
 } from '@maillon/common/schemas/shipments';
 import { technicianOptionSchema, technicianOptionsQuerySchema } from '@maillon/common/schemas/money';
-import { pageQuery, sendJsonText, setTotal } from '../../lib/pagination';
+import { pageQuery, sendPageText } from '../../lib/pagination';
 import {
   cancelShipment,
   createShipment,
@@ -33,9 +33,7 @@ export const adminShipmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: shipmentListQuerySchema.extend(pageQuery), response: { 200: z.array(shipmentSchema) } },
     },
     async (request, reply) => {
-      const { json, total, capped } = await listShipments(app.db, request.query);
-      setTotal(reply, total, capped);
-      return sendJsonText(reply, json);
+      return sendPageText(reply, await listShipments(app.db, request.query));
     },
   );
 

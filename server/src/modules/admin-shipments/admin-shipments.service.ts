@@ -16,7 +16,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, shipments, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { jsonRowSql, likePattern, pageSql, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
+import { jsonRowSql, likePattern, pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 import { listTechnicianOptions } from '../../lib/technician-options';
@@ -123,8 +123,7 @@ export async function listShipments(
       : status
         ? statusCountSql('shipments', [status])
         : allRowsCountSql('shipments');
-  const row = (await db.execute<{ total: number; json: string }>(sql`select ${total} as total, ${pageJson(others)}::text as json`)).rows[0]!;
-  return { json: row.json, total: Number(row.total), capped: false };
+  return pageText(db, total, pageJson(others));
 }
 
 /** Counts per status pill under the current filters. */

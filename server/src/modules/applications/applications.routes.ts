@@ -9,7 +9,7 @@ import {
   technicianApplicationSchema,
 } from '@maillon/common/schemas/applications';
 import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
-import { sendJsonText, setTotal } from '../../lib/pagination';
+import { sendPageText } from '../../lib/pagination';
 import { applyToBatch, applyToMission, countApplicationsByPill, listApplications } from './applications.service';
 
 /** Applications: apply to a lot, technician list with lot details (issue 4). */
@@ -53,8 +53,7 @@ export const applicationsRoutes: FastifyPluginAsyncZod = async (app) => {
       // A technician only ever lists its own applications, whatever the filters.
       const ownerId = auth.role === 'admin' ? technicianId : auth.technicianId!;
       const page = await listApplications(app.db, { technicianId: ownerId, batchId, status, limit, offset }, request.log);
-      setTotal(reply, page.total);
-      return sendJsonText(reply, page.json);
+      return sendPageText(reply, page);
     },
   );
 

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
 import { allRowsCountSql, devicesNeedingAttentionCountSql } from '../../lib/row-counts';
 import { searchedTable } from '../../lib/substring-search';
-import { pageSql, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
+import { pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
 
 /** Drizzle queries of the device registry, explicit columns only. */
 
@@ -234,8 +234,7 @@ export async function listDevices(db: DbOrTx, filters: DeviceListFilters, limitD
       : filters.attention
         ? devicesNeedingAttentionCountSql(limitDay)
         : allRowsCountSql('devices');
-  const row = (await db.execute<{ total: number; json: string }>(sql`select ${total} as total, ${page(others)}::text as json`)).rows[0]!;
-  return { json: row.json, total: Number(row.total), capped: false };
+  return pageText(db, total, page(others));
 }
 
 /** A device's missions, newest first, with the lot, its recruit and the recruit's progress. */

@@ -11,7 +11,7 @@ import {
   updateDeviceRequestSchema,
 } from '@maillon/common/schemas/devices';
 import { sendDocument } from '../../lib/download';
-import { pageQuery, sendJsonText, setTotal } from '../../lib/pagination';
+import { pageQuery, sendPageText } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import * as service from './devices.service';
 
@@ -26,9 +26,7 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: deviceListQuerySchema.extend(pageQuery), response: { 200: z.array(deviceListItemSchema) } },
     },
     async (request, reply) => {
-      const { json, total, capped } = await service.listDevices(app.db, request.query);
-      setTotal(reply, total, capped);
-      return sendJsonText(reply, json);
+      return sendPageText(reply, await service.listDevices(app.db, request.query));
     },
   );
 

@@ -11,7 +11,7 @@ import {
 import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 import { dependsOn } from '../../lib/change-tracker';
-import { sendJsonText, setTotal } from '../../lib/pagination';
+import { sendJsonText, sendPageText } from '../../lib/pagination';
 import { findAvailableLots, getAvailableLot, getAvailableLotFilters, getAvailableLotsMapJson } from './mission-batches.service';
 
 /**
@@ -47,8 +47,7 @@ export const missionBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
         limit,
         offset,
       });
-      setTotal(reply, page.total);
-      return sendJsonText(reply, page.json);
+      return sendPageText(reply, page);
     },
   );
 
