@@ -39,6 +39,8 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Recherche missions (large)', area: 'admin', path: () => '/api/missions?search=maintenance&limit=20', check: isArray },
   { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
   { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
+  // What the admin's « Techniciens » screen asks for (its cards: training, current lots, documents), ten a page.
+  { name: 'Page des techniciens (écran admin)', area: 'admin', path: () => '/api/technicians/enhanced?status=active&limit=10', check: isArray },
   { name: 'Page des factures', area: 'admin', path: () => '/api/invoices?limit=20', check: isArray },
   { name: 'Page des expéditions', area: 'admin', path: () => '/api/shipments/admin?limit=20', check: isArray },
   // The admin's map of Missions & Lots (decision 025) as it opens (every « À trier » and active-lot mission, at most

@@ -110,6 +110,7 @@ function adminAction(missions: { id: string; body: Record<string, unknown> }[]):
     { name: 'Recherche missions', write: false, method: 'GET', path: '/api/missions?search=Site%201234&limit=20' },
     { name: 'Page des lots', write: false, method: 'GET', path: '/api/mission-batches?limit=20' },
     { name: 'Page des techniciens', write: false, method: 'GET', path: '/api/technicians?status=active&limit=20' },
+    { name: 'Page des techniciens (écran admin)', write: false, method: 'GET', path: '/api/technicians/enhanced?status=active&limit=10' },
   ]);
 }
 

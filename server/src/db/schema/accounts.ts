@@ -35,6 +35,11 @@ export const technicians = pgTable(
     country: text().notNull().default('France'),
     departments: text().array().notNull().default(sql`'{}'::text[]`),
     iban: text(),
+    /**
+     * The only part of the IBAN an answer shows (toTechnician): its last four characters, spaces left out, null without
+     * one. Kept in the row so a page PostgreSQL writes as JSON shows it by the same rule (decision 050).
+     */
+    ibanLast4: text().generatedAlwaysAs(sql`nullif(right(regexp_replace(coalesce(iban, ''), '\\s', '', 'g'), 4), '')`),
     siret: text(),
     companyName: text(),
     status: text().notNull().default('pending'),

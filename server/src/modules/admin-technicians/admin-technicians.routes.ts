@@ -6,7 +6,7 @@ import {
   technicianListQuerySchema,
 } from '@maillon/common/schemas/admin-technicians';
 import { technicianSchema } from '@maillon/common/schemas/technicians';
-import { pageQuery, setTotal } from '../../lib/pagination';
+import { pageQuery, sendPageText } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import {
   countTechniciansByTab,
@@ -25,21 +25,13 @@ export const adminTechniciansRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/technicians',
     { config: { access: 'admin', cache: true }, schema: { querystring: listQuery, response: { 200: z.array(technicianSchema) } } },
-    async (request, reply) => {
-      const { items, total } = await listTechnicians(app.db, request.query);
-      setTotal(reply, total);
-      return items;
-    },
+    async (request, reply) => sendPageText(reply, await listTechnicians(app.db, request.query)),
   );
 
   app.get(
     '/api/technicians/enhanced',
     { config: { access: 'admin', cache: true }, schema: { querystring: listQuery, response: { 200: z.array(adminTechnicianSchema) } } },
-    async (request, reply) => {
-      const { items, total } = await listEnhancedTechnicians(app.db, request.query);
-      setTotal(reply, total);
-      return items;
-    },
+    async (request, reply) => sendPageText(reply, await listEnhancedTechnicians(app.db, request.query)),
   );
 
   app.get(

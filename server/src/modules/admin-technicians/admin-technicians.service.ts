@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   TECHNICIAN_SUB_TAB_STATUSES,
   type AdminTechnician,
@@ -6,16 +6,13 @@ import {
   type TechnicianListQuery,
   type TechnicianSubTab,
 } from '@maillon/common/schemas/admin-technicians';
-import type { Technician } from '@maillon/common/schemas/technicians';
 import type { TechnicianStatus } from '@maillon/common/enums';
 import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   applications,
   invoicesFiles,
-  learningResources,
   missionBatches,
-  resourceViews,
   storedFiles,
   technicians,
   users,
@@ -25,12 +22,12 @@ import { audit } from '../../lib/audit';
 import { removeStoredFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
-import { epochMsSql, pageSql } from '../../lib/pagination';
+import { jsonRowSql, pageSql, pageText, type SearchPageText } from '../../lib/pagination';
 import { substringMatchSql, searchedText } from '../../lib/substring-search';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { revokeUserSessions } from '../auth/auth.service';
 import { recomputeBatchFigures } from '../lifecycle/lifecycle.service';
-import { toTechnician, type TechnicianRow } from '../technicians/technicians.mapper';
+import type { TechnicianRow } from '../technicians/technicians.mapper';
 
 interface Page {
   limit: number;
@@ -52,59 +49,62 @@ function listWhere(query: TechnicianListQuery): SQL | undefined {
 }
 
 
+/**
+ * A technician `t` as toTechnician answers it (technicianSchema), written by PostgreSQL for a page sent as it is
+ * (sendJsonText, decision 050): the IBAN as the row keeps its last four characters, the files as their download
+ * address, the earnings in euros, the times as `toISOString` (maillon_json_time).
+ */
+const technicianFields: Record<string, string> = {
+  id: 't.id',
+  userId: 't.user_id',
+  firstName: 't.first_name',
+  lastName: 't.last_name',
+  email: 't.email',
+  phone: 't.phone',
+  address: 't.address',
+  city: 't.city',
+  postalCode: 't.postal_code',
+  country: 't.country',
+  companyName: 't.company_name',
+  siret: 't.siret',
+  ibanLast4: 't.iban_last4',
+  preferredRelayPoint: 't.preferred_relay_point',
+  comments: 't.comments',
+  departments: 't.departments',
+  identityDocumentUrl: "'/api/files/' || t.identity_document_file_id::text",
+  cvUrl: "'/api/files/' || t.cv_file_id::text",
+  status: 't.status',
+  formationCompleted: 't.formation_completed',
+  formationStatus: 't.formation_status',
+  totalEarnings: 'trim_scale(t.total_earnings_cents::numeric / 100)',
+  completedMissions: 't.completed_missions',
+  createdAt: 'maillon_json_time(t.created_at)',
+  updatedAt: 'maillon_json_time(t.updated_at)',
+};
+const technicianJsonSql = jsonRowSql(technicianFields);
 
-/** The columns toTechnician reads, of a technician `t`, as one JSON array built by PostgreSQL (technicianOfTuple). */
-const technicianTupleSql = sql.raw(`json_build_array(t.id, t.user_id, t.first_name, t.last_name, t.email, t.phone, t.address, t.city,
-  t.postal_code, t.country, t.company_name, t.siret, t.iban, t.preferred_relay_point, t.comments, t.departments,
-  t.identity_document_file_id, t.cv_file_id, t.status, t.formation_completed, t.formation_status, t.total_earnings_cents,
-  t.completed_missions, ${epochMsSql('t.created_at')}, ${epochMsSql('t.updated_at')})`);
-
-type TechnicianTuple = [
-  id: string,
-  userId: string,
-  firstName: string,
-  lastName: string,
-  email: string,
-  phone: string | null,
-  address: string | null,
-  city: string | null,
-  postalCode: string | null,
-  country: string,
-  companyName: string | null,
-  siret: string | null,
-  iban: string | null,
-  preferredRelayPoint: string | null,
-  comments: string | null,
-  departments: string[],
-  identityDocumentFileId: string | null,
-  cvFileId: string | null,
-  status: string,
-  formationCompleted: boolean,
-  formationStatus: string,
-  totalEarningsCents: number,
-  completedMissions: number,
-  createdAt: number,
-  updatedAt: number,
-];
-
-/** The safe view of toTechnician (one rule for the IBAN), from a tuple of technicianTupleSql. */
-function technicianOfTuple(tuple: TechnicianTuple): Technician {
-  const [id, userId, firstName, lastName, email, phone, address, city, postalCode, country, companyName, siret, iban,
-    preferredRelayPoint, comments, departments, identityDocumentFileId, cvFileId, status, formationCompleted, formationStatus,
-    totalEarningsCents, completedMissions, createdAt, updatedAt] = tuple;
-  const row = { id, userId, firstName, lastName, email, phone, address, city, postalCode, country, companyName, siret, iban,
-    preferredRelayPoint, comments, departments, identityDocumentFileId, cvFileId, status, formationCompleted, formationStatus,
-    totalEarningsCents, completedMissions, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) };
-  // toTechnician reads these columns only; the others of the row are not selected.
-  return toTechnician(row as TechnicianRow);
-}
+/**
+ * The admin's card of a technician `t` (adminTechnicianSchema): the technician, the library's resources it opened out
+ * of all of them, the lots it is recruited on, the names of its identity document and CV. Each an indexed lookup
+ * (resource_views_technician_idx, applications_technician_idx, the files' key); the library's size once a statement.
+ */
+const adminTechnicianJsonSql = jsonRowSql({
+  ...technicianFields,
+  resourcesRead:
+    '(select count(*)::int from resource_views v join learning_resources r on r.id = v.resource_id where v.technician_id = t.id)',
+  resourcesTotal: '(select count(*)::int from learning_resources)',
+  activeLots: "(select count(*)::int from applications a where a.technician_id = t.id and a.status = 'Recruté')",
+  identityDocumentName: '(select f.original_name from stored_files f where f.id = t.identity_document_file_id)',
+  cvName: '(select f.original_name from stored_files f where f.id = t.cv_file_id)',
+});
 
 /**
  * Technicians of one sub-tab, searched and filtered on the server, one page at a time, in one statement: the page
- * (technicians_status_created_idx for a sub-tab) as one JSON value, and its total: the counts the database keeps
- * (row_counts by status, decision 027) without a search or a department, else a count.
+ * (technicians_status_created_idx for a sub-tab) as the JSON text the route sends (`item`: a technician `t` as JSON),
+ * and its total: the counts the database keeps (row_counts by status, decision 027) without a search or a department,
+ * else a count.
  */
-export async function listTechnicians(db: Db, query: TechnicianListQuery & Page): Promise<{ items: Technician[]; total: number }> {
+async function technicianPageText(db: Db, query: TechnicianListQuery & Page, item: SQL): Promise<SearchPageText> {
   const where = listWhere(query);
   const condition = where ? sql`where ${where}` : sql``;
   const statuses = query.status ? TECHNICIAN_SUB_TAB_STATUSES[query.status] : null;
@@ -115,63 +115,30 @@ export async function listTechnicians(db: Db, query: TechnicianListQuery & Page)
       : allRowsCountSql('technicians');
   // Moderation works oldest first; the other lists show the newest accounts first.
   const direction = query.status === 'pending' ? 'asc' : 'desc';
-  const result = await db.execute<{ total: number; technicians: TechnicianTuple[] }>(sql`
-    select ${total} as total,
-      coalesce((select json_agg(${technicianTupleSql} order by ${sql.raw(`t.created_at ${direction}, t.id asc`)})
-        from (select * from technicians ${condition} order by ${sql.raw(`created_at ${direction}, id asc`)} ${pageSql(query.limit, query.offset)}) t), '[]') as technicians`);
-  const row = result.rows[0]!;
-  return { items: row.technicians.map(technicianOfTuple), total: Number(row.total) };
+  return pageText(
+    db,
+    total,
+    sql`select coalesce(json_agg(${item} order by ${sql.raw(`t.created_at ${direction}, t.id asc`)}), '[]')
+      from (select * from technicians ${condition} order by ${sql.raw(`created_at ${direction}, id asc`)} ${pageSql(query.limit, query.offset)}) t`,
+  );
 }
 
-async function enhance(db: DbOrTx, rows: TechnicianRow[]): Promise<AdminTechnician[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const fileIds = rows.flatMap((r) => [r.identityDocumentFileId, r.cvFileId]).filter((id): id is string => Boolean(id));
-  const [[total], reads, lots, files] = await Promise.all([
-    db.select({ n: count() }).from(learningResources),
-    db
-      .select({ technicianId: resourceViews.technicianId, n: count() })
-      .from(resourceViews)
-      .innerJoin(learningResources, eq(learningResources.id, resourceViews.resourceId))
-      .where(inArray(resourceViews.technicianId, ids))
-      .groupBy(resourceViews.technicianId),
-    db
-      .select({ technicianId: applications.technicianId, n: count() })
-      .from(applications)
-      .where(and(inArray(applications.technicianId, ids), eq(applications.status, 'Recruté')))
-      .groupBy(applications.technicianId),
-    fileIds.length
-      ? db
-          .select({ id: storedFiles.id, name: storedFiles.originalName })
-          .from(storedFiles)
-          .where(inArray(storedFiles.id, fileIds))
-      : Promise.resolve([] as { id: string; name: string }[]),
-  ]);
-  const readBy = new Map(reads.map((r) => [r.technicianId, Number(r.n)]));
-  const lotsBy = new Map(lots.map((r) => [r.technicianId, Number(r.n)]));
-  const nameOf = new Map(files.map((f) => [f.id, f.name]));
-  return rows.map((row) => ({
-    ...toTechnician(row),
-    resourcesRead: readBy.get(row.id) ?? 0,
-    resourcesTotal: Number(total?.n ?? 0),
-    activeLots: lotsBy.get(row.id) ?? 0,
-    identityDocumentName: row.identityDocumentFileId ? (nameOf.get(row.identityDocumentFileId) ?? null) : null,
-    cvName: row.cvFileId ? (nameOf.get(row.cvFileId) ?? null) : null,
-  }));
+/** The list of the spec (GET /api/technicians): technicians as toTechnician answers them. */
+export function listTechnicians(db: Db, query: TechnicianListQuery & Page): Promise<SearchPageText> {
+  return technicianPageText(db, query, technicianJsonSql);
 }
 
-/** The admin cards: the same list plus training progress, current lots and document names. */
-export async function listEnhancedTechnicians(
-  db: Db,
-  query: TechnicianListQuery & Page,
-): Promise<{ items: AdminTechnician[]; total: number }> {
-  const where = listWhere(query);
-  const order = query.status === 'pending' ? asc(technicians.createdAt) : desc(technicians.createdAt);
-  const [rows, [totalRow]] = await Promise.all([
-    db.select().from(technicians).where(where).orderBy(order, asc(technicians.id)).limit(query.limit).offset(query.offset),
-    db.select({ n: count() }).from(technicians).where(where),
-  ]);
-  return { items: await enhance(db, rows), total: Number(totalRow?.n ?? 0) };
+/** The admin's cards (GET /api/technicians/enhanced): the same list plus training progress, current lots and documents. */
+export function listEnhancedTechnicians(db: Db, query: TechnicianListQuery & Page): Promise<SearchPageText> {
+  return technicianPageText(db, query, adminTechnicianJsonSql);
+}
+
+/** One technician's admin card, as the pages write it. */
+async function readAdminTechnician(db: DbOrTx, technicianId: string): Promise<AdminTechnician> {
+  const result = await db.execute<{ card: AdminTechnician }>(
+    sql`select to_json(${adminTechnicianJsonSql}) as card from technicians t where t.id = ${technicianId}`,
+  );
+  return result.rows[0]!.card;
 }
 
 /** Counts per sub-tab under the same search and department filter. */
@@ -253,10 +220,10 @@ export async function transitionTechnician({
   action: TechnicianTransition;
 }): Promise<AdminTechnician> {
   const rule = TRANSITIONS[action];
-  const after = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const before = await lockTechnician(tx, technicianId);
     if (!rule.from.includes(before.status as TechnicianStatus)) throw new AppError('INVALID_TRANSITION', rule.refused);
-    const [after] = await tx.update(technicians).set({ status: rule.to }).where(eq(technicians.id, technicianId)).returning();
+    await tx.update(technicians).set({ status: rule.to }).where(eq(technicians.id, technicianId));
     if (action === 'reject' || action === 'deactivate') await revokeUserSessions(tx, before.userId);
     if (action === 'approve') await enqueueEmail(tx, approvalEmail(config, before));
     await audit(tx, {
@@ -267,11 +234,8 @@ export async function transitionTechnician({
       before: { status: before.status },
       after: { status: rule.to },
     });
-    return after!;
   });
-  // After the commit, on the pool: enhance reads in parallel, which one transaction's connection cannot do.
-  const [view] = await enhance(db, [after]);
-  return view!;
+  return readAdminTechnician(db, technicianId);
 }
 
 /**

@@ -116,7 +116,8 @@ describe('GET /api/technicians and /enhanced', () => {
 
     const response = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/technicians/enhanced?search=Enrichi' });
     expect(response.statusCode).toBe(200);
-    const [card] = adminTechnicianSchema.array().parse(response.json());
+    // Written by PostgreSQL (decision 050): the schema's keys only.
+    const [card] = adminTechnicianSchema.strict().array().parse(response.json());
     expect(card).toMatchObject({
       resourcesRead: 1,
       resourcesTotal: 2,
@@ -154,6 +155,12 @@ describe('moderation transitions', () => {
     expect(response.statusCode).toBe(200);
     expect(adminTechnicianSchema.parse(response.json()).status).toBe('active');
     expect(await statusOf(technician.id)).toBe('active');
+    // The answer is the card the admin's list now shows.
+    const listed = await as(ctx.app, adminCookie)({
+      method: 'GET',
+      url: `/api/technicians/enhanced?status=active&search=${encodeURIComponent(technician.email)}`,
+    });
+    expect(listed.json()).toEqual([response.json()]);
     const mails = await ctx.db.select().from(emailOutbox).where(eq(emailOutbox.to, technician.email));
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ kind: 'technician-approved', status: 'pending' });

@@ -8,9 +8,8 @@ export function fileUrl(fileId: string | null): string | null {
   return fileId ? `/api/files/${fileId}` : null;
 }
 
-/** The safe view of a technician: no password, the IBAN reduced to its last 4 characters. */
+/** The safe view of a technician: no password, the IBAN reduced to its last 4 characters (the row's iban_last4). */
 export function toTechnician(row: TechnicianRow): Technician {
-  const iban = row.iban?.replace(/\s+/g, '') ?? '';
   return {
     id: row.id,
     userId: row.userId,
@@ -24,7 +23,7 @@ export function toTechnician(row: TechnicianRow): Technician {
     country: row.country,
     companyName: row.companyName,
     siret: row.siret,
-    ibanLast4: iban ? iban.slice(-4) : null,
+    ibanLast4: row.ibanLast4,
     preferredRelayPoint: row.preferredRelayPoint,
     comments: row.comments,
     departments: row.departments,
