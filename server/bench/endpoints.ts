@@ -38,6 +38,10 @@ export const ENDPOINTS: Endpoint[] = [
   // A search nearly every mission matches, as a search box sends its first letters (decision 042: « plus de 1 000 »).
   { name: 'Recherche missions (large)', area: 'admin', path: () => '/api/missions?search=maintenance&limit=20', check: isArray },
   { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
+  // What « Missions terminées » asks for in its sub-tab of completed lots: twenty lots, each with its missions (2 000
+  // completed lots of ten missions at full scale). The scale seed has no mission to sort and none completed, so the
+  // other two lists of the admin's screens (« À trier », the completed missions) would only measure an empty page.
+  { name: 'Lots terminés', area: 'admin', path: () => '/api/mission-batches/completed?limit=20&offset=0', check: isArray },
   { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
   // What the admin's « Techniciens » screen asks for (its cards: training, current lots, documents), ten a page.
   { name: 'Page des techniciens (écran admin)', area: 'admin', path: () => '/api/technicians/enhanced?status=active&limit=10', check: isArray },

@@ -6,7 +6,8 @@ import { type as, createTechnician, type TestContext, withAdminApp } from '../..
 import { ensureSystemLot } from '../lifecycle/lifecycle.service';
 import { getBatch } from './admin-lots.service';
 import { expectPageAsRead } from '../../../test/page-json';
-import { adminBatchSchema } from '@maillon/common/schemas/admin-lots';
+import { z } from 'zod';
+import { adminBatchSchema, completedBatchMissionSchema, completedBatchSchema } from '@maillon/common/schemas/admin-lots';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -48,6 +49,8 @@ describe('GET /api/mission-batches: the page built by PostgreSQL (decisions 031,
     await ctx.db.insert(missions).values([
       { title: 'M1', batchId: full!, status: 'active' },
       { title: 'M2', batchId: done!, status: 'completed', serialNumber: 'SN-T' },
+      { title: 'Même', batchId: done!, status: 'completed', clientName: 'Mairie « centre » \\ "x"', location: 'Lyon\n2e 😀' },
+      { title: 'Même', batchId: done!, status: 'cancelled', defibrillatorModel: 'Zoll AED 3', visitType: 'Maintenance', department: '69' },
     ]);
     await ctx.db.insert(applications).values([
       { batchId: full!, technicianId: technicians[0]!.id, status: 'Recruté' },
@@ -79,7 +82,30 @@ describe('GET /api/mission-batches: the page built by PostgreSQL (decisions 031,
     expect(completed.json().map(({ missions: _missions, ...lot }: { missions: unknown }) => lot)).toEqual(
       await Promise.all(completedOrder.map((id) => getBatch(ctx.db, id))),
     );
-    expect(completed.json()[0].missions).toEqual([expect.objectContaining({ title: 'M2', serialNumber: 'SN-T' })]);
+    expect(completed.json()[0].missions[0]).toEqual(expect.objectContaining({ title: 'M2', serialNumber: 'SN-T' }));
+    // Written by PostgreSQL (decision 050): each lot as getBatch reads it, its missions as the query builder reads
+    // them, by title then id.
+    const missionsOf = (batchId: string) =>
+      ctx.db
+        .select({
+          id: missions.id,
+          title: missions.title,
+          serialNumber: missions.serialNumber,
+          clientName: missions.clientName,
+          defibrillatorModel: missions.defibrillatorModel,
+          visitType: missions.visitType,
+          location: missions.location,
+          department: missions.department,
+          status: missions.status,
+        })
+        .from(missions)
+        .where(eq(missions.batchId, batchId))
+        .orderBy(missions.title, missions.id);
+    await expectPageAsRead(completed.json(), completedBatchSchema.extend({ missions: z.array(completedBatchMissionSchema.strict()) }), async (id) => ({
+      ...(await getBatch(ctx.db, id)),
+      missions: await missionsOf(id),
+    }));
+    expect(completed.json()[0].missions).toHaveLength(3);
 
     // Pages, a search (over the lot and its missions), a page past the end: the lots of the query, its count as total.
     const searched = sql`(title ilike '%lot%' or exists (select 1 from missions m where m.batch_id = mission_batches.id and m.title ilike '%lot%'))`;

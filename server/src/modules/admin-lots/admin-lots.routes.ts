@@ -7,7 +7,7 @@ import {
   createBatchRequestSchema,
   updateBatchRequestSchema,
 } from '@maillon/common/schemas/admin-lots';
-import { pageQuery, sendPageText, setTotal } from '../../lib/pagination';
+import { pageQuery, sendPageText } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import {
   completeBatchAsAdmin,
@@ -39,11 +39,7 @@ export const adminLotsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/mission-batches/completed',
     { config: adminRead, schema: { querystring: listQuery, response: { 200: z.array(completedBatchSchema) } } },
-    async (request, reply) => {
-      const { items, total } = await listCompletedBatches(app.db, request.query);
-      setTotal(reply, total);
-      return items;
-    },
+    async (request, reply) => sendPageText(reply, await listCompletedBatches(app.db, request.query)),
   );
 
   app.get('/api/mission-batches/system', { config: adminRead, schema: { response: { 200: adminBatchSchema } } }, async () =>

@@ -3,7 +3,6 @@ import { centsToEuros, eurosToCents } from '@maillon/common/format';
 import {
   lotDeadlineToDate,
   type AdminBatch,
-  type CompletedBatch,
   type CreateBatchRequest,
   type UpdateBatchRequest,
 } from '@maillon/common/schemas/admin-lots';
@@ -127,7 +126,7 @@ function batchSearchFilter(search: string): SQL {
  * is sent as PostgreSQL wrote it (decision 049); `admin-lots-list.test.ts` compares each object with getBatch's and parses
  * the page with `adminBatchSchema.strict()`.
  */
-const batchJsonSql = jsonRowSql({
+const batchFields: Record<string, string> = {
   id: 'b.id',
   title: 'b.title',
   description: 'b.description',
@@ -147,6 +146,18 @@ const batchJsonSql = jsonRowSql({
     then json_build_object('id', t.id, 'firstName', coalesce(t.first_name, ''), 'lastName', coalesce(t.last_name, ''), 'companyName', t.company_name) end`,
   hasShipments: 'exists (select 1 from shipments s where s.batch_id = b.id)',
   createdAt: 'maillon_json_time(b.created_at)',
+};
+const batchJsonSql = jsonRowSql(batchFields);
+
+/**
+ * A completed lot `b` (completedBatchSchema): the lot as above and its missions by title, as the « Terminés » sub-tab
+ * shows them, read on missions_batch_idx in the same statement (decision 050).
+ */
+const completedBatchJsonSql = jsonRowSql({
+  ...batchFields,
+  missions: `(select coalesce(json_agg(m order by m.title, m.id), '[]') from (select id, title, serial_number as "serialNumber",
+    client_name as "clientName", defibrillator_model as "defibrillatorModel", visit_type as "visitType", location, department, status
+    from missions where batch_id = b.id) m)`,
 });
 
 /**
@@ -158,6 +169,7 @@ const batchJsonSql = jsonRowSql({
 async function listBatchesWhere(
   db: Db,
   { status, search, limit, offset }: { status: 'active' | 'completed'; search?: string | undefined; limit: number; offset: number },
+  item: SQL,
 ): Promise<SearchPageText> {
   const where = sql.join(
     [sql.raw(`${status === 'active' ? "status = 'active'" : "status = 'completed'"} and not is_system`), ...(search ? [batchSearchFilter(search)] : [])],
@@ -166,7 +178,7 @@ async function listBatchesWhere(
   return pageText(
     db,
     search ? sql`(select count(*)::int from mission_batches where ${where})` : lotsCountSql(status),
-    sql`coalesce((select json_agg(${batchJsonSql} order by b.created_at desc, b.id desc)
+    sql`coalesce((select json_agg(${item} order by b.created_at desc, b.id desc)
       from (select * from mission_batches where ${where} order by created_at desc, id desc ${pageSql(limit, offset)}) b
       left join applications r on r.batch_id = b.id and r.status in ('Recruté', 'Terminé')
       left join technicians t on t.id = r.technician_id), '[]')`,
@@ -178,40 +190,15 @@ export async function listActiveBatches(
   db: Db,
   { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
 ): Promise<SearchPageText> {
-  return listBatchesWhere(db, { status: 'active', search, limit, offset });
+  return listBatchesWhere(db, { status: 'active', search, limit, offset }, batchJsonSql);
 }
 
-/** Completed lots with their missions and recruited technician (the Terminés sub-tab). */
+/** Completed lots with their missions and recruited technician (the Terminés sub-tab), as the JSON text sent. */
 export async function listCompletedBatches(
   db: Db,
   { search, limit, offset }: { search?: string | undefined; limit: number; offset: number },
-): Promise<{ items: CompletedBatch[]; total: number }> {
-  const { json, total } = await listBatchesWhere(db, { status: 'completed', search, limit, offset });
-  const items = JSON.parse(json) as AdminBatch[];
-  if (items.length === 0) return { items: [], total };
-  const rows = await db
-    .select({
-      id: missions.id,
-      batchId: missions.batchId,
-      title: missions.title,
-      serialNumber: missions.serialNumber,
-      clientName: missions.clientName,
-      defibrillatorModel: missions.defibrillatorModel,
-      visitType: missions.visitType,
-      location: missions.location,
-      department: missions.department,
-      status: missions.status,
-    })
-    .from(missions)
-    .where(inArray(missions.batchId, items.map((b) => b.id)))
-    .orderBy(missions.title, missions.id);
-  return {
-    items: items.map((batch) => ({
-      ...batch,
-      missions: rows.filter((m) => m.batchId === batch.id).map(({ batchId: _batchId, ...mission }) => mission),
-    })),
-    total,
-  };
+): Promise<SearchPageText> {
+  return listBatchesWhere(db, { status: 'completed', search, limit, offset }, completedBatchJsonSql);
 }
 
 export async function getBatch(db: DbOrTx, batchId: string): Promise<AdminBatch> {
