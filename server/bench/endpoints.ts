@@ -41,6 +41,11 @@ export const ENDPOINTS: Endpoint[] = [
   // What « Missions terminées » asks for in its sub-tab of completed lots: twenty lots, each with its missions (2 000
   // completed lots of ten missions at full scale). The scale seed has no mission to sort and none completed, so the
   // other two lists of the admin's screens (« À trier », the completed missions) would only measure an empty page.
+  // The counts beside three admin lists, asked for with each page: the sub-tabs of « Techniciens », the chips of
+  // « Factures & virements », the pills of « Expéditions ».
+  { name: 'Compteurs techniciens', area: 'admin', path: () => '/api/technicians/status-counts', check: hasKeys('pending', 'active', 'inactive') },
+  { name: 'Compteurs factures', area: 'admin', path: () => '/api/invoices/status-counts', check: hasKeys('Terminé') },
+  { name: 'Compteurs expéditions', area: 'admin', path: () => '/api/shipments/admin/summary', check: hasKeys('counts') },
   { name: 'Lots terminés', area: 'admin', path: () => '/api/mission-batches/completed?limit=20&offset=0', check: isArray },
   { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
   // What the admin's « Techniciens » screen asks for (its cards: training, current lots, documents), ten a page.

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { addDaysToDay, ATTENTION_WINDOW_DAYS, parisDay } from '@maillon/common/device-rules';
-import { applications, devices, jobs, learningResources, missionBatches, missions, resourceViews, shipments, technicians } from '../db/schema';
+import { applications, devices, invoices, jobs, learningResources, missionBatches, missions, resourceViews, shipments, technicians, transfers } from '../db/schema';
 import type { Db } from '../db/client';
 import { getAdminCounts } from '../modules/dashboard/dashboard.service';
+import { countAdminInvoiceChips } from '../modules/money/money.repository';
 import { as, createAdmin, createTechnician, createTestContext, login, runConcurrently, type TestContext } from '../../test/helpers';
 import { rowsOf } from './change-feed/triggers';
 import { COUNTED_TABLES, countLots, countMissions, devicesNeedingAttentionCountSql, foldDueDevices } from './row-counts';
@@ -81,6 +82,25 @@ async function expectExact(db: Db = ctx.db) {
     expeditions: Number(direct!.expeditions),
     librairie: Number(direct!.librairie),
     parcDae: Number(direct!.parc_dae),
+  });
+  // Each invoice knows whether it is paid (migration 0040), and the chips read from the counts equal the chips counted
+  // over the tables (the statement they replaced).
+  const [paid] = rowsOf<{ wrong: string | number }>(
+    await db.execute(sql`select count(*) as wrong from invoices i
+      where i.has_paid_transfer <> exists (select 1 from transfers t where t.invoice_id = i.id and t.status = 'Effectué')`),
+  );
+  expect(Number(paid!.wrong)).toBe(0);
+  const [chips] = rowsOf<Record<string, string | number>>(
+    await db.execute(sql`
+      select count(*) filter (where status = 'Mission à terminer' and not p) as a, count(*) filter (where status = 'Facture à soumettre' and not p) as b,
+        count(*) filter (where status = 'Facture envoyée' and not p) as c, count(*) filter (where status in ('Terminé', 'Traité') or p) as d
+      from (select i.status, exists (select 1 from transfers t where t.invoice_id = i.id and t.status = 'Effectué') as p from invoices i) x`),
+  );
+  expect(await countAdminInvoiceChips(db, {})).toEqual({
+    'Mission à réaliser': Number(chips!.a),
+    'Facture à soumettre': Number(chips!.b),
+    'Facture envoyée': Number(chips!.c),
+    Terminé: Number(chips!.d),
   });
   // The list totals read from the counts, against counts over the tables.
   const direct2 = async (query: ReturnType<typeof sql>) => Number(rowsOf<{ n: string | number }>(await db.execute(query))[0]!.n);
@@ -177,6 +197,35 @@ describe('row counts kept by triggers (decision 027)', () => {
     await ctx.db.delete(applications).where(eq(applications.id, made[1]!.id));
     kept = await expectExact();
     expect([kept['applications/Recruté'], kept['applications/En attente']]).toEqual([1, undefined]);
+    // Invoices (migration 0040): paid when a transfer becomes « Effectué », no longer when it moves to another invoice
+    // or is deleted; the chips follow.
+    const [sent, todo] = await ctx.db
+      .insert(invoices)
+      .values([
+        { technicianId: tech.technician.id, status: 'Facture envoyée' },
+        { technicianId: other.technician.id, status: 'Mission à terminer' },
+      ])
+      .returning();
+    const [transfer] = await ctx.db
+      .insert(transfers)
+      .values({ technicianId: tech.technician.id, invoiceId: sent!.id, invoiceRef: 'FAC-1', amountCents: 100 })
+      .returning();
+    expect((await expectExact())['invoices/Facture envoyée']).toBe(1);
+    await ctx.db.update(transfers).set({ status: 'Effectué' }).where(eq(transfers.id, transfer!.id));
+    kept = await expectExact();
+    expect([kept['invoices/Facture envoyée'], kept['invoices/Facture envoyée.paid']]).toEqual([undefined, 1]);
+    expect((await countAdminInvoiceChips(ctx.db, {})).Terminé).toBe(1);
+    await ctx.db.update(transfers).set({ invoiceId: todo!.id }).where(eq(transfers.id, transfer!.id));
+    kept = await expectExact();
+    expect([kept['invoices/Facture envoyée'], kept['invoices/Mission à terminer.paid']]).toEqual([1, 1]);
+    await ctx.db.delete(transfers).where(eq(transfers.id, transfer!.id));
+    kept = await expectExact();
+    expect([kept['invoices/Mission à terminer'], kept['invoices/Mission à terminer.paid']]).toEqual([1, undefined]);
+    await ctx.db.insert(transfers).values({ technicianId: tech.technician.id, invoiceId: sent!.id, invoiceRef: 'FAC-2', status: 'Effectué' });
+    expect((await expectExact())['invoices/Facture envoyée.paid']).toBe(1);
+    // A deleted invoice leaves its transfers without one (a foreign-key action on transfers).
+    await ctx.db.delete(invoices).where(eq(invoices.id, sent!.id));
+    expect((await expectExact())['invoices/Facture envoyée.paid']).toBeUndefined();
     // Readers of a resource (migration 0032): counted under the resource's id, gone with the resource.
     const [read] = await ctx.db.insert(learningResources).values({ title: 'Lu', description: 'd', url: 'https://lu.test', type: 'video', duration: 5 }).returning();
     await ctx.db.insert(resourceViews).values([{ resourceId: read!.id, technicianId: tech.technician.id }, { resourceId: read!.id, technicianId: other.technician.id }]);
@@ -221,6 +270,14 @@ describe('row counts kept by triggers (decision 027)', () => {
     await ctx.db.execute(sql`truncate table jobs`);
     const after = await expectExact();
     expect(Object.keys(after).filter((k) => k.startsWith('jobs/'))).toEqual([]);
+    // Truncating the transfers leaves no invoice paid (migration 0040).
+    const payee = await createTechnician(ctx.db);
+    const [bill] = await ctx.db.insert(invoices).values({ technicianId: payee.technician.id, status: 'Terminé' }).returning();
+    await ctx.db.insert(transfers).values({ technicianId: payee.technician.id, invoiceId: bill!.id, invoiceRef: 'T-1', status: 'Effectué' });
+    expect((await expectExact())['invoices/Terminé.paid']).toBe(1);
+    await ctx.db.execute(sql`truncate table transfers cascade`);
+    const truncated = await expectExact();
+    expect([truncated['invoices/Terminé'], truncated['invoices/Terminé.paid']]).toEqual([1, undefined]);
   });
 
   it('stays exact under concurrent writers (several connections on PostgreSQL)', async () => {
@@ -253,6 +310,26 @@ describe('row counts kept by triggers (decision 027)', () => {
           .catch(() => undefined);
     });
     await runConcurrently(work, 8);
+    await expectExact();
+
+    // Transfers of the same invoices paid, refused and deleted from several connections at once (migration 0040): each
+    // invoice ends knowing whether one of its transfers is « Effectué ».
+    const payee = await createTechnician(ctx.db);
+    const bills = await ctx.db
+      .insert(invoices)
+      .values(Array.from({ length: 4 }, () => ({ technicianId: payee.technician.id, status: 'Facture envoyée' })))
+      .returning({ id: invoices.id });
+    const moves = Array.from({ length: 24 }, (_, i) => async () => {
+      const invoiceId = bills[i % bills.length]!.id;
+      const [made] = await ctx.db
+        .insert(transfers)
+        .values({ technicianId: payee.technician.id, invoiceId, invoiceRef: `C-${i}`, status: 'Refus' })
+        .returning({ id: transfers.id });
+      // At most one live transfer per invoice (a unique index): a second one paid at the same time is refused.
+      if (i % 3 === 0) await ctx.db.update(transfers).set({ status: 'Effectué' }).where(eq(transfers.id, made!.id)).catch(() => undefined);
+      if (i % 4 === 0) await ctx.db.delete(transfers).where(eq(transfers.id, made!.id));
+    });
+    await runConcurrently(moves, 8);
     await expectExact();
   });
 

@@ -4,7 +4,8 @@ import type { DbOrTx } from '../db/client';
 /**
  * Row counts kept by the database (table `row_counts`, triggers of migration 0015, docs/decisions/027): the tables
  * counted, each row under a key (maillon_row_count_keys() in the migration):
- * - jobs, technicians, invoices, transfers, shipments, applications (migration 0030, decision 040): the status;
+ * - jobs, technicians, invoices, transfers, shipments, applications (migration 0030, decision 040): the status; an
+ *   invoice with a transfer « Effectué » `<status>.paid` (migration 0040, decision 051: the chips of the admin's invoices);
  * - missions: `<status>.unsorted` (no lot) or `<status>.lot`;
  * - mission_batches: `<status>.<visibility>`, with `.system` after it for the system lot;
  * - learning_resources: `all`;
@@ -99,6 +100,17 @@ export function statusKeysSql(table: StatusCountedTable, statuses: readonly stri
  */
 export function statusCountSql(table: StatusCountedTable, statuses: readonly string[]): SQL<number> {
   return countsSql(statusKeysSql(table, statuses));
+}
+
+/**
+ * The rows of a table counted by status, per status (the kept counts of every status that has rows): what a screen's
+ * tabs or pills count without a filter, one index range of row_counts instead of a grouping of the whole table.
+ */
+export async function countsByStatus(db: DbOrTx, table: StatusCountedTable): Promise<{ status: string; n: number }[]> {
+  const result = await db.execute<{ status: string; n: number | string }>(
+    sql`select key as status, n from row_counts where table_name = ${table} and n > 0`,
+  );
+  return result.rows.map((row) => ({ status: row.status, n: Number(row.n) }));
 }
 
 /** The same, the statuses given as a text[] parameter of a prepared statement (one statement for every filter). */

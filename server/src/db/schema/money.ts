@@ -20,6 +20,11 @@ export const invoices = pgTable(
     invoiceDate: timestamp({ withTimezone: true }),
     dueDate: timestamp({ withTimezone: true }),
     paidDate: timestamp({ withTimezone: true }),
+    /**
+     * Whether one of its transfers is « Effectué »: kept by a trigger on transfers (migration 0040, decision 051), so the
+     * admin's chips count the invoices from row_counts (the key of a paid invoice ends in `.paid`). Never written by the app.
+     */
+    hasPaidTransfer: boolean().notNull().default(false),
     invoiceNumber: text(),
     description: text(),
     missionTitle: text(),

@@ -17,7 +17,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, shipments, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { jsonRowSql, likePattern, pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
-import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
+import { allRowsCountSql, countsByStatus, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 import { listTechnicianOptions } from '../../lib/technician-options';
 import { getRecruitedTechnicianId, lotsWithRecruit } from '../lifecycle/lifecycle.service';
@@ -129,11 +129,10 @@ export async function listShipments(
 /** Counts per status pill under the current filters. */
 export async function getShipmentSummary(db: Db, query: Omit<ShipmentListQuery, 'status'>): Promise<ShipmentSummary> {
   const conditions = filterConditions(query);
-  const byStatus = await db
-    .select({ status: shipments.status, n: count() })
-    .from(shipments)
-    .where(conditions.length ? and(...conditions) : undefined)
-    .groupBy(shipments.status);
+  // Without a filter, the counts the database keeps (decision 027); with one, the filtered parcels grouped.
+  const byStatus = conditions.length
+    ? await db.select({ status: shipments.status, n: count() }).from(shipments).where(and(...conditions)).groupBy(shipments.status)
+    : await countsByStatus(db, 'shipments');
   const counts = { all: 0, draft: 0, in_transit: 0, delivered: 0, cancelled: 0 };
   for (const row of byStatus) {
     const n = Number(row.n);

@@ -153,6 +153,11 @@ describe('GET /api/shipments/admin, /summary, /lot-options', () => {
     expect(summary.counts).toEqual({ all: 2, draft: 1, in_transit: 1, delivered: 0, cancelled: 0 });
     const searched = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/shipments/admin/summary?search=paris' });
     expect(searched.json().counts).toEqual({ all: 1, draft: 1, in_transit: 0, delivered: 0, cancelled: 0 });
+    // Without a filter the counts are the kept ones (row_counts): they follow a parcel's change of status.
+    await ctx.db.update(shipments).set({ status: 'delivered' }).where(eq(shipments.status, 'in_transit'));
+    const moved = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/shipments/admin/summary' });
+    expect(moved.json().counts).toEqual({ all: 2, draft: 1, in_transit: 0, delivered: 1, cancelled: 0 });
+    await ctx.db.update(shipments).set({ status: 'in_transit' }).where(eq(shipments.status, 'delivered'));
   });
 
   it('lot options are the active lots with a recruit, with the destination', async () => {

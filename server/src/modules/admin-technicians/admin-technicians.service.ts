@@ -24,7 +24,7 @@ import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
 import { jsonRowSql, pageSql, pageText, type SearchPageText } from '../../lib/pagination';
 import { substringMatchSql, searchedText } from '../../lib/substring-search';
-import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
+import { allRowsCountSql, countsByStatus, statusCountSql } from '../../lib/row-counts';
 import { revokeUserSessions } from '../auth/auth.service';
 import { recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 import type { TechnicianRow } from '../technicians/technicians.mapper';
@@ -147,11 +147,10 @@ export async function countTechniciansByTab(
   query: Pick<TechnicianListQuery, 'search' | 'department'>,
 ): Promise<TechnicianCounts> {
   const conditions = filterConditions(query);
-  const rows = await db
-    .select({ status: technicians.status, n: count() })
-    .from(technicians)
-    .where(conditions.length ? and(...conditions) : undefined)
-    .groupBy(technicians.status);
+  // Without a search or a department, the counts the database keeps (decision 027); with one, the matches grouped.
+  const rows = conditions.length
+    ? await db.select({ status: technicians.status, n: count() }).from(technicians).where(and(...conditions)).groupBy(technicians.status)
+    : await countsByStatus(db, 'technicians');
   const counts: TechnicianCounts = { pending: 0, active: 0, inactive: 0 };
   for (const row of rows) {
     const tab = (Object.keys(TECHNICIAN_SUB_TAB_STATUSES) as TechnicianSubTab[]).find((t) =>

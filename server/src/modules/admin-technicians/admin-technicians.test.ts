@@ -138,6 +138,28 @@ describe('GET /api/technicians and /enhanced', () => {
     expect(technicianCountsSchema.parse(response.json())).toEqual({ pending: 2, active: 0, inactive: 1 });
   });
 
+  it('counts every technician per sub-tab from the kept counts, as a count of the table gives', async () => {
+    const counted = async () => {
+      const rows = await ctx.db.select({ status: technicians.status }).from(technicians);
+      const tab = { pending: 'pending', active: 'active', inactive: 'inactive', rejected: 'inactive' } as const;
+      const counts = { pending: 0, active: 0, inactive: 0 };
+      for (const row of rows) counts[tab[row.status as keyof typeof tab]] += 1;
+      return counts;
+    };
+    const read = async () => {
+      const response = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/technicians/status-counts' });
+      expect(response.statusCode).toBe(200);
+      return technicianCountsSchema.strict().parse(response.json());
+    };
+    const before = await read();
+    expect(before).toEqual(await counted());
+    await createTechnician(ctx.db, { firstName: 'Compté', status: 'pending' });
+    await createTechnician(ctx.db, { firstName: 'Compté', status: 'rejected' });
+    const after = await read();
+    expect(after).toEqual(await counted());
+    expect(after).toEqual({ pending: before.pending + 1, active: before.active, inactive: before.inactive + 1 });
+  });
+
   it('validates the query with French messages', async () => {
     const response = await as(ctx.app, adminCookie)({ method: 'GET', url: '/api/technicians?status=supprime' });
     expect(response.statusCode).toBe(400);

@@ -71,7 +71,7 @@ const adminCountsSql = () => sql`
       ${badgeSql(statusKeysSql('jobs', ['pending']))} as suggestions,
       ${badgeSql(sql`(${missionKeysSql({ unbatched: true })}) or (${lotKeysSql('active')})`)} as missions_lots,
       ${badgeSql(statusKeysSql('technicians', ['pending']))} as techniciens,
-      ${badgeSql(sql`(${statusKeysSql('invoices', ['Facture envoyée'])}) or (${statusKeysSql('transfers', ['Enregistré'])})`)} as factures_virements,
+      ${badgeSql(sql`(${statusKeysSql('invoices', ['Facture envoyée', 'Facture envoyée.paid'])}) or (${statusKeysSql('transfers', ['Enregistré'])})`)} as factures_virements,
       ${badgeSql(statusKeysSql('shipments', ['draft', 'in_transit']))} as expeditions,
       ${badgeSql(allRowsKeysSql('learning_resources'))} as librairie
     from row_counts

@@ -180,6 +180,8 @@ export async function getRevenueTotals(tx: DbOrTx, technicianId: string) {
 
 // Correlated subqueries name the outer table literally (see the Drizzle gotcha in the brief).
 const hasPaidTransfer = sql`exists (select 1 from transfers tr where tr.invoice_id = invoices.id and tr.status = 'Effectué')`;
+/** The same, as the invoice keeps it (a trigger on transfers, migration 0040). */
+const paidColumn = sql`${invoices.hasPaidTransfer}`;
 
 export function chipCondition(chip: InvoiceChip, paid: SQL = hasPaidTransfer): SQL {
   switch (chip) {
@@ -377,18 +379,25 @@ export async function exportAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilte
 
 export async function countAdminInvoiceChips(tx: DbOrTx, filters: Omit<AdminInvoiceFilters, 'status'>) {
   const conditions = baseInvoiceConditions(filters);
-  // The paid invoices joined once (a hash of the « Effectué » transfers) rather than looked up four times per invoice:
-  // 52 ms → 10–14 ms at full scale (decision 039). A search finds its technicians in its own subquery.
-  const paid = sql`(paid.invoice_id is not null)`;
-  const result = await tx.execute<{ missionToDo: number; toSubmit: number; sent: number; done: number }>(sql`
-    select count(*) filter (where ${chipCondition('Mission à réaliser', paid)})::int as "missionToDo",
-      count(*) filter (where ${chipCondition('Facture à soumettre', paid)})::int as "toSubmit",
-      count(*) filter (where ${chipCondition('Facture envoyée', paid)})::int as "sent",
-      count(*) filter (where ${chipCondition('Terminé', paid)})::int as "done"
-    from ${invoices}
-    left join (select distinct tr.invoice_id from transfers tr where tr.status = 'Effectué') paid on paid.invoice_id = ${invoices.id}
-    ${whereAll(conditions)}`);
-  const row = result.rows[0];
+  const row = conditions.length
+    ? // Filtered: the matching invoices counted, each knowing whether it is paid (has_paid_transfer, decision 051).
+      (
+        await tx.execute<{ missionToDo: number; toSubmit: number; sent: number; done: number }>(sql`
+          select count(*) filter (where ${chipCondition('Mission à réaliser', paidColumn)})::int as "missionToDo",
+            count(*) filter (where ${chipCondition('Facture à soumettre', paidColumn)})::int as "toSubmit",
+            count(*) filter (where ${chipCondition('Facture envoyée', paidColumn)})::int as "sent",
+            count(*) filter (where ${chipCondition('Terminé', paidColumn)})::int as "done"
+          from ${invoices} ${whereAll(conditions)}`)
+      ).rows[0]
+    : // Every invoice: the counts the database keeps by status, a paid one under `<status>.paid` (migration 0040).
+      (
+        await tx.execute<{ missionToDo: number; toSubmit: number; sent: number; done: number }>(sql`
+          select coalesce(sum(n) filter (where key = 'Mission à terminer'), 0)::int as "missionToDo",
+            coalesce(sum(n) filter (where key = 'Facture à soumettre'), 0)::int as "toSubmit",
+            coalesce(sum(n) filter (where key = 'Facture envoyée'), 0)::int as "sent",
+            coalesce(sum(n) filter (where key in ('Terminé', 'Traité') or key like '%.paid'), 0)::int as "done"
+          from row_counts where table_name = 'invoices'`)
+      ).rows[0];
   return {
     'Mission à réaliser': Number(row?.missionToDo ?? 0),
     'Facture à soumettre': Number(row?.toSubmit ?? 0),
