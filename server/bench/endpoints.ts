@@ -31,6 +31,13 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Factures', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/invoices`, check: isArray },
   // The technician's parcels (« Colis »), unmeasured until decision 037.
   { name: 'Colis', area: 'technicien', path: (s) => `/api/shipments?technicianId=${s.technicianId}&limit=20`, check: isArray },
+  // The technician's other screens' first reads: the pills of « Candidatures », « Revenus » (its summary and its
+  // transfers), « Formation » (the library and what the technician has opened).
+  { name: 'Compteurs candidatures', area: 'technicien', path: (s) => `/api/applications/status-counts?technicianId=${s.technicianId}`, check: hasKeys('Recruté', 'En attente') },
+  { name: 'Revenus', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/revenue-summary`, check: hasKeys('activeMissionGains', 'pendingTransfers', 'paymentHistory') },
+  { name: 'Virements', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/transfers?limit=20&offset=0`, check: isArray },
+  { name: 'Formation', area: 'technicien', path: () => '/api/learning-resources', check: isArray },
+  { name: 'Formation (lus)', area: 'technicien', path: (s) => `/api/resource-views?technicianId=${s.technicianId}`, check: isArray },
   { name: 'Compteurs admin', area: 'admin', path: () => '/api/admin/counts', check: hasKeys('suggestions', 'missionsLots') },
   // The spec's call (02-administrator: GET /api/missions), first page, no filter: 100 000 missions most recent first.
   { name: 'Liste des missions (page 1)', area: 'admin', path: () => '/api/missions', check: isArray },

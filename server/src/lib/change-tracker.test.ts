@@ -18,7 +18,7 @@ describe('writtenTables', () => {
 
   it('adds row_counts to a write of a counted table (its counting triggers write it, decision 027)', () => {
     expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions', 'row_counts', 'mission_batches', 'mission_map_cells']);
-    expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers', 'row_counts']);
+    expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers', 'row_counts', 'invoices']);
     expect(writtenTables('truncate table learning_resources')).toEqual(expect.arrayContaining(['learning_resources', 'row_counts']));
     expect(writtenTables('delete from "users" where "id" = $1')).toContain('row_counts');
     expect(writtenTables('update "applications" set "status" = $1')).toContain('row_counts');

@@ -252,6 +252,16 @@ describe('admin lists', () => {
       }
       expect(Object.values(chips).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     }
+    // A transfer written on its own changes its invoice's chip at once: the trigger writes the invoice (migration 0040),
+    // so the chips' cached answer goes with it (TRIGGER_WRITES: transfers → invoices).
+    const chipsOf = async () =>
+      invoiceChipCountsSchema.parse((await asAdmin()({ method: 'GET', url: `/api/invoices/status-counts?technicianId=${paid.technicianId}` })).json());
+    const chipsBefore = await chipsOf();
+    const liveTransfer = (status: string) => and(eq(transfers.invoiceId, paid.invoiceId), eq(transfers.status, status));
+    await ctx.db.update(transfers).set({ status: 'Refus' }).where(liveTransfer('Effectué'));
+    expect((await chipsOf()).Terminé).toBe(chipsBefore.Terminé - 1);
+    await ctx.db.update(transfers).set({ status: 'Effectué' }).where(liveTransfer('Refus'));
+    expect(await chipsOf()).toEqual(chipsBefore);
 
     const options = technicianOptionSchema.array().parse((await asAdmin()({ method: 'GET', url: '/api/invoices/technicians?search=zo%C3%A9' })).json());
     expect(options.map((o) => o.name)).toEqual(['Zoé Envoi', 'Zoé Paiement']);
