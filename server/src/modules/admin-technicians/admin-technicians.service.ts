@@ -219,7 +219,7 @@ export async function transitionTechnician({
   action: TechnicianTransition;
 }): Promise<AdminTechnician> {
   const rule = TRANSITIONS[action];
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const before = await lockTechnician(tx, technicianId);
     if (!rule.from.includes(before.status as TechnicianStatus)) throw new AppError('INVALID_TRANSITION', rule.refused);
     await tx.update(technicians).set({ status: rule.to }).where(eq(technicians.id, technicianId));
@@ -233,8 +233,9 @@ export async function transitionTechnician({
       before: { status: before.status },
       after: { status: rule.to },
     });
+    // The card as the list writes it, read in the transaction that changed it (the row cannot be gone by then).
+    return readAdminTechnician(tx, technicianId);
   });
-  return readAdminTechnician(db, technicianId);
 }
 
 /**

@@ -178,12 +178,13 @@ export async function getRevenueTotals(tx: DbOrTx, technicianId: string) {
 
 /* --------------------------------------------------------------- admin lists --------------------------------------------------------------- */
 
-// Correlated subqueries name the outer table literally (see the Drizzle gotcha in the brief).
-const hasPaidTransfer = sql`exists (select 1 from transfers tr where tr.invoice_id = invoices.id and tr.status = 'Effectué')`;
-/** The same, as the invoice keeps it (a trigger on transfers, migration 0040). */
-const paidColumn = sql`${invoices.hasPaidTransfer}`;
-
-export function chipCondition(chip: InvoiceChip, paid: SQL = hasPaidTransfer): SQL {
+/**
+ * An invoice's chip. Paid means one of its transfers is « Effectué », which the invoice keeps (has_paid_transfer, a
+ * trigger on transfers, migration 0040, decision 051): the chips' counts, the list filtered by chip and the export
+ * read the same column.
+ */
+export function chipCondition(chip: InvoiceChip): SQL {
+  const paid = sql`${invoices.hasPaidTransfer}`;
   switch (chip) {
     case 'Mission à réaliser':
       return sql`(${invoices.status} = 'Mission à terminer' and not ${paid})`;
@@ -380,13 +381,13 @@ export async function exportAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilte
 export async function countAdminInvoiceChips(tx: DbOrTx, filters: Omit<AdminInvoiceFilters, 'status'>) {
   const conditions = baseInvoiceConditions(filters);
   const row = conditions.length
-    ? // Filtered: the matching invoices counted, each knowing whether it is paid (has_paid_transfer, decision 051).
+    ? // Filtered: the matching invoices counted by chip.
       (
         await tx.execute<{ missionToDo: number; toSubmit: number; sent: number; done: number }>(sql`
-          select count(*) filter (where ${chipCondition('Mission à réaliser', paidColumn)})::int as "missionToDo",
-            count(*) filter (where ${chipCondition('Facture à soumettre', paidColumn)})::int as "toSubmit",
-            count(*) filter (where ${chipCondition('Facture envoyée', paidColumn)})::int as "sent",
-            count(*) filter (where ${chipCondition('Terminé', paidColumn)})::int as "done"
+          select count(*) filter (where ${chipCondition('Mission à réaliser')})::int as "missionToDo",
+            count(*) filter (where ${chipCondition('Facture à soumettre')})::int as "toSubmit",
+            count(*) filter (where ${chipCondition('Facture envoyée')})::int as "sent",
+            count(*) filter (where ${chipCondition('Terminé')})::int as "done"
           from ${invoices} ${whereAll(conditions)}`)
       ).rows[0]
     : // Every invoice: the counts the database keeps by status, a paid one under `<status>.paid` (migration 0040).
