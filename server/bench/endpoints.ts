@@ -4,6 +4,8 @@ import type { LoadRequest } from './load';
 export interface Session {
   cookie: string;
   technicianId: string | null;
+  /** For the admin: the first lot of « Missions & Lots », whose card lists its missions. */
+  lotId?: string | null;
 }
 
 export interface Endpoint {
@@ -45,14 +47,20 @@ export const ENDPOINTS: Endpoint[] = [
   // A search nearly every mission matches, as a search box sends its first letters (decision 042: « plus de 1 000 »).
   { name: 'Recherche missions (large)', area: 'admin', path: () => '/api/missions?search=maintenance&limit=20', check: isArray },
   { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
-  // What « Missions terminées » asks for in its sub-tab of completed lots: twenty lots, each with its missions (2 000
-  // completed lots of ten missions at full scale). The scale seed has no mission to sort and none completed, so the
-  // other two lists of the admin's screens (« À trier », the completed missions) would only measure an empty page.
+  // The other lists of « Missions & Lots »: « À trier » (2 000 missions without a lot at full scale, fifty a page),
+  // the missions a lot's card opens (a hundred at most), the completed missions (20 000, 24 a page), and the map of
+  // « À trier » alone.
+  { name: 'À trier', area: 'admin', path: () => '/api/missions?unbatched=true&limit=50&offset=0', check: isArray },
+  { name: "Missions d'un lot", area: 'admin', path: (s) => `/api/missions?batchId=${s.lotId}&limit=100&offset=0`, check: isArray },
+  { name: 'Missions terminées', area: 'admin', path: () => '/api/missions?status=completed&limit=24&offset=0', check: isArray },
+  { name: 'Carte des missions (à trier)', area: 'admin', path: () => '/api/missions/map?scope=unsorted', check: hasKeys('missions', 'lots', 'more', 'clusters') },
   // The counts beside three admin lists, asked for with each page: the sub-tabs of « Techniciens », the chips of
   // « Factures & virements », the pills of « Expéditions ».
   { name: 'Compteurs techniciens', area: 'admin', path: () => '/api/technicians/status-counts', check: hasKeys('pending', 'active', 'inactive') },
   { name: 'Compteurs factures', area: 'admin', path: () => '/api/invoices/status-counts', check: hasKeys('Terminé') },
   { name: 'Compteurs expéditions', area: 'admin', path: () => '/api/shipments/admin/summary', check: hasKeys('counts') },
+  // What « Missions terminées » asks for in its sub-tab of completed lots: twenty lots, each with its missions (2 000
+  // completed lots of ten completed missions at full scale).
   { name: 'Lots terminés', area: 'admin', path: () => '/api/mission-batches/completed?limit=20&offset=0', check: isArray },
   { name: 'Page des techniciens', area: 'admin', path: () => '/api/technicians?status=active&limit=20', check: isArray },
   // What the admin's « Techniciens » screen asks for (its cards: training, current lots, documents), ten a page.

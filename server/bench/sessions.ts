@@ -14,7 +14,16 @@ export async function loginAs(base: string, email: string = SCALE_ADMIN_EMAIL, f
   if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { technician: { id: string } | null };
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
-  return { cookie, technicianId: body.technician?.id ?? null };
+  const technicianId = body.technician?.id ?? null;
+  return { cookie, technicianId, lotId: technicianId ? null : await firstLotId(base, cookie) };
+}
+
+/** The lot the admin's « Missions & Lots » shows first (the most recent active one), whose card opens its missions. */
+async function firstLotId(base: string, cookie: string): Promise<string | null> {
+  const response = await fetch(`${base}/api/mission-batches?limit=1`, { headers: { cookie } });
+  if (!response.ok) throw new Error(`lots: ${response.status} ${await response.text()}`);
+  const [lot] = (await response.json()) as { id: string }[];
+  return lot?.id ?? null;
 }
 
 /** `count` technicians of the scale seed, every seventh (tech7, tech14…): homes spread over its departments. */

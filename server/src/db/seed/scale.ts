@@ -9,6 +9,8 @@ export const SCALE_ADMIN_EMAIL = 'bench-admin@maillon.test';
 export interface ScaleSizes {
   technicians: number;
   missions: number;
+  /** Missions without a lot (« À trier »), beside the `missions` spread over the lots. */
+  unsorted: number;
   lots: number;
   visibleLots: number;
   applications: number;
@@ -21,6 +23,8 @@ export interface ScaleSizes {
 export const FULL_SCALE: ScaleSizes = {
   technicians: 5000,
   missions: 100_000,
+  // What moderation has turned into missions and the admin has not put in a lot yet (a quarter still drafts).
+  unsorted: 2_000,
   lots: 10_000,
   // Every lot visible (the last fifth completed): the nearest-first search works through 8 000 open lots.
   visibleLots: 10_000,
@@ -36,6 +40,7 @@ export function scaled(factor: number): ScaleSizes {
   return {
     technicians: n(FULL_SCALE.technicians),
     missions: n(FULL_SCALE.missions),
+    unsorted: n(FULL_SCALE.unsorted),
     lots: n(FULL_SCALE.lots),
     visibleLots: n(FULL_SCALE.visibleLots),
     applications: n(FULL_SCALE.applications),
@@ -104,6 +109,7 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
     log(`  ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   };
   const t = sizes;
+  const perLot = Math.max(1, Math.floor(t.missions / t.lots));
   await step('admin', sql`insert into users (email, password_hash, role) values (${SCALE_ADMIN_EMAIL}, ${hash}, 'admin') on conflict do nothing`);
   await step(
     `${t.technicians} technicians`,
@@ -131,31 +137,37 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
       select 'Lot ' || i || ' - ' || ${DEPARTMENTS_SQL}[1 + i % 20], 'Lot de missions de maintenance n°' || i,
         (5 + i % 20) * 12000, array[${DEPARTMENTS_SQL}[1 + i % 20]], array[${TAGS_SQL}[1 + i % 6]],
         now() + ((i % 90) || ' days')::interval, case when i <= ${t.visibleLots} then 'visible' else 'invisible' end,
-        case when i > ${t.lots} * 0.8 then 'completed' else 'active' end, ${Math.max(1, Math.floor(t.missions / t.lots))}, 0,
-        ((5 + i % 20) * 12000) / ${Math.max(1, Math.floor(t.missions / t.lots))},
+        case when i > ${t.lots} * 0.8 then 'completed' else 'active' end, ${perLot},
+        -- A completed lot had every one of its visits done (its missions are completed below).
+        case when i > ${t.lots} * 0.8 then ${perLot} else 0 end,
+        ((5 + i % 20) * 12000) / ${perLot},
         -- One creation time each, as real rows have (a shared one would make every « most recent » order a full sort).
         now() - i * interval '1 minute'
       from generate_series(1, ${t.lots}) i`),
   );
   await step(
-    `${t.missions} missions`,
+    `${t.missions} missions in lots (those of completed lots completed), ${t.unsorted} to sort`,
     sql.raw(`
-      with lots as (select id, departments[1] as dept, row_number() over (order by created_at, id) as n from mission_batches where not is_system),
+      with lots as (
+        select id, status, departments[1] as dept, row_number() over (order by created_at, id) as n
+        from mission_batches where not is_system
+      ),
       sites as (
         -- Each lot around a point of its department; its devices within about 10 km of it; one in ten known by its
         -- postal code only (approximate position).
-        select i, lots.id as batch_id, places.*,
+        select i, lots.id as batch_id, lots.status as lot_status, places.*,
           places.lat + places.spread * ${jitter('lots.n', 3)} + 0.09 * ${jitter('i', 4)} as site_lat,
           places.lon + places.spread * 1.4 * ${jitter('lots.n', 5)} + 0.12 * ${jitter('i', 6)} as site_lon
-        from generate_series(1, ${t.missions}) i
-        left join lots on lots.n = 1 + (i % ${t.lots})
+        from generate_series(1, ${t.missions + t.unsorted}) i
+        left join lots on i <= ${t.missions} and lots.n = 1 + (i % ${t.lots})
         join ${placesSql()} on places.dept = coalesce(lots.dept, ${DEPARTMENTS_SQL}[1 + i % 20])
       )
       insert into missions (title, description, location, department, budget_cents, tags, status, batch_id, serial_number,
         client_name, defibrillator_model, visit_type, tel_site, email_site, completion_link, postal_code, city, latitude, longitude,
         approx_latitude, approx_longitude, created_at)
       select 'Maintenance - Site ' || i, 'Visite de maintenance', i || ' rue de la République, ' || postal_code || ' ' || city,
-        dept, 15000, array['Maintenance'], 'active', batch_id, 'SN-B-' || i, 'Client ' || i,
+        dept, 15000, array['Maintenance'],
+        case when lot_status = 'completed' then 'completed' when batch_id is null and i % 4 = 0 then 'draft' else 'active' end, batch_id, 'SN-B-' || i, 'Client ' || i,
         ${MODELS_SQL}[1 + i % 8], 'Maintenance', '01 00 00 00 00', 'site' || i || '@exemple.fr',
         'https://formulaires.maillon.fr/c?s=SN-B-' || i, postal_code, city,
         case when i % 10 = 0 then null else site_lat end, case when i % 10 = 0 then null else site_lon end, approx_lat, approx_lon,
@@ -163,7 +175,7 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
       from sites`),
   );
   await step(
-    `${t.missions} devices (Parc DAE)`,
+    `${t.missions + t.unsorted} devices (Parc DAE)`,
     sql.raw(`
       -- One device per mission (its serial, site and position), linked to it; states and expiry dates spread so that the
       -- registry's filters and its attention badge have work at scale.
