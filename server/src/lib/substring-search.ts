@@ -42,7 +42,7 @@ export function substringMatchSql(text: SQL, search: string): SQL {
 /**
  * `text` contains `search`, case-insensitively, checked row by row: strpos, which no trigram index takes, so a
  * statement ordered by another index walks that index with this as a filter and stops after its page. The plan for a
- * search that nearly every row matches (searchPage, decision 042); the needle is a scalar subquery, as above, so the
+ * search that nearly every row matches (searchPageText, decision 042); the needle is a scalar subquery, as above, so the
  * prepared statement keeps that one plan.
  */
 export function substringFilterSql(text: SQL, search: string): SQL {
@@ -67,7 +67,7 @@ export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', searc
 }
 
 /**
- * searchPage's parts for a search of `table`'s own searched text (its kept `search_text` column, which its trigram index
+ * searchPageText's parts for a search of `table`'s own searched text (its kept `search_text` column, which its trigram index
  * indexes: decision 045) under the list's other filters `others`: the ids found, at most TOTAL_CAP + 1, and the same rows
  * as a row filter (decision 042).
  */
@@ -83,7 +83,7 @@ export function searchedTable(table: 'devices' | 'missions', search: string, oth
 }
 
 /**
- * searchPage's parts for a search of `table`'s own text or its technician's (matchingWithTechnicianSql), under the
+ * searchPageText's parts for a search of `table`'s own text or its technician's (matchingWithTechnicianSql), under the
  * list's other filters `others` (conditions naming the table itself), decision 042.
  * - Found: the union of the two sides, each stopped after TOTAL_CAP + 1 rows. It holds more than TOTAL_CAP ids exactly
  *   when the whole search does.

@@ -98,7 +98,7 @@ const shipmentJsonSql = jsonRowSql({
  * as one JSON value (walking shipments_created_idx), and its total: the counts the database keeps (row_counts by
  * status, decision 027) without a technician or lot, else a count. A search counts the parcels it finds (both trigram
  * indexes) up to TOTAL_CAP + 1 and sorts them for the page; past the cap, its page walks the order with the search as
- * a filter (searchPage, decision 042).
+ * a filter (searchPageText, decision 042).
  */
 export async function listShipments(
   db: Db,

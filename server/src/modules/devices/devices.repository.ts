@@ -160,7 +160,7 @@ const withoutReportCountSql = sql.raw(`(
     and not exists (select 1 from visit_reports wr where wr.mission_id = wm.id and wr.technician_id = wa.technician_id and wr.version > 0)
 )`);
 
-/** The list's filters but its search (a search goes to searchPage, which takes these beside it). */
+/** The list's filters but its search (a search goes to searchPageText, which takes these beside it). */
 function listConditions(filters: DeviceListFilters, limitDay: string): SQL[] {
   const where: SQL[] = [];
   if (filters.state) where.push(eq(devices.functionalState, filters.state));

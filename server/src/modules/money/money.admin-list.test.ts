@@ -5,8 +5,10 @@ import { invoices, invoicesFiles, payoutBatches, payoutBatchLines, storedFiles, 
 import { rowsOf } from '../../lib/change-feed/triggers';
 import { TOTAL_CAP } from '../../lib/pagination';
 import { type as, createTechnician, type TestContext, withAdminApp } from '../../../test/helpers';
+import { adminInvoiceSchema } from '@maillon/common/schemas/money';
 import { adminInvoiceById } from './money.service';
 import { expectSearchPages } from '../../../test/search-pages';
+import { expectPageAsRead } from '../../../test/page-json';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -30,10 +32,14 @@ const eInvoice: StoredEInvoice = {
   duePayableCents: 48_000,
 };
 
-describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () => {
+/** Every card of a page, parsed with the schema (no key more), equals the card an admin action answers (decision 052). */
+const expectCards = (body: unknown, label: string) => expectPageAsRead(body, adminInvoiceSchema, (id) => adminInvoiceById(ctx.db, id), label);
+
+describe('GET /api/invoices: the page written by PostgreSQL (decisions 031, 052)', () => {
   it('answers each card as the single-card read does, in order, with the total of the table', async () => {
     const { technician: martin } = await createTechnician(ctx.db, { firstName: 'Jeanne', lastName: 'Martin', companyName: 'Martin SARL' });
     const { technician: other } = await createTechnician(ctx.db, { firstName: ' Zoé', lastName: 'Ærø ' });
+    const { technician: third } = await createTechnician(ctx.db, { firstName: 'Émile\t', lastName: '' });
     const made = await ctx.db
       .insert(invoices)
       .values([
@@ -42,9 +48,17 @@ describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () =>
         { technicianId: other.id, status: 'Mission à terminer', description: 'Ligne 1\nLigne 2', createdAt: at('2026-03-01 00:00:00+00') },
         { technicianId: other.id, status: 'Terminé', paidDate: at('2026-03-05 00:00:00+00'), dueDate: at('2026-03-04 00:00:00+00'), createdAt: at('2026-03-01 00:00:00+00') },
         { technicianId: martin.id, status: 'Facture à soumettre', createdAt: at('2026-02-01 00:00:00+00') },
+        // Amounts that are not whole euros, an archived status of old, a title with quotes, an emoji and a line break.
+        {
+          technicianId: third.id, status: 'Traité', missionTitle: 'Lot "Sud" 🫀\nsuite', amountCents: 12_345, initialAmountCents: 1,
+          validatedAmountCents: 99_999, batchPriceCents: 10, progression: '3/7', createdAt: at('2026-01-15 08:30:00.000001+00'),
+        },
+        // A plain PDF whose transfer was paid; a Factur-X file whose amounts could not be read.
+        { technicianId: third.id, status: 'Facture envoyée', reference: 'PDF-1', createdAt: at('2026-01-14 00:00:00+00') },
+        { technicianId: third.id, status: 'Facture envoyée', reference: 'FX-2', createdAt: at('2026-01-13 00:00:00+00') },
       ])
       .returning({ id: invoices.id });
-    const [sent, paid, , done] = made.map((i) => i.id);
+    const [sent, paid, , done, , , plain, unread] = made.map((i) => i.id);
     // The first invoice: a refused transfer, then a waiting one in a prepared payout batch, and two submitted files.
     const [, waiting] = await ctx.db
       .insert(transfers)
@@ -53,6 +67,8 @@ describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () =>
         { technicianId: martin.id, invoiceId: sent!, status: 'Enregistré', invoiceRef: 'F-2026-001', bankAccountLast4: '0189', amountCents: 48_000, createdAt: at('2026-03-02 12:00:00.000500+00') },
         { technicianId: martin.id, invoiceId: paid!, status: 'Effectué', invoiceRef: 'X', transferRef: 'VIR-1', transferDate: at('2026-03-03 00:00:00+00') },
         { technicianId: other.id, invoiceId: done!, status: 'Enregistré', invoiceRef: 'Y' },
+        { technicianId: third.id, invoiceId: plain!, status: 'Effectué', invoiceRef: 'PDF-1', amountCents: 505, transferDate: at('2026-01-20 10:00:00.5+00') },
+        { technicianId: third.id, invoiceId: unread!, status: 'Refus', invoiceRef: 'FX-2', amountCents: 1 },
       ])
       .returning({ id: transfers.id });
     const [batch] = await ctx.db
@@ -68,11 +84,18 @@ describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () =>
       .values([
         { technicianId: martin.id, kind: 'invoice', storageKey: `k-${crypto.randomUUID()}`, originalName: 'ancienne.pdf', mimeType: 'application/pdf', size: 1 },
         { technicianId: martin.id, kind: 'invoice', storageKey: `k-${crypto.randomUUID()}`, originalName: 'facture "finale".pdf', mimeType: 'application/pdf', size: 2 },
+        { technicianId: third.id, kind: 'invoice', storageKey: `k-${crypto.randomUUID()}`, originalName: 'simple.pdf', mimeType: 'application/pdf', size: 3 },
+        { technicianId: third.id, kind: 'invoice', storageKey: `k-${crypto.randomUUID()}`, originalName: 'fx.pdf', mimeType: 'application/pdf', size: 4 },
       ])
       .returning({ id: storedFiles.id });
     await ctx.db.insert(invoicesFiles).values([
       { invoiceId: sent!, technicianId: martin.id, reference: 'A', fileId: files[0]!.id, amountCertifiedCents: 1, createdAt: at('2026-03-01 00:00:00+00') },
       { invoiceId: sent!, technicianId: martin.id, reference: 'B', fileId: files[1]!.id, amountCertifiedCents: 2, eInvoiceFormat: 'factur-x', eInvoice, createdAt: at('2026-03-02 00:00:00+00') },
+      { invoiceId: plain!, technicianId: third.id, reference: 'PDF-1', fileId: files[2]!.id, amountCertifiedCents: 505, eInvoiceFormat: 'pdf' },
+      {
+        invoiceId: unread!, technicianId: third.id, reference: 'FX-2', fileId: files[3]!.id, amountCertifiedCents: 1, eInvoiceFormat: 'factur-x',
+        eInvoice: { ...eInvoice, invoiceNumber: 'FX-2', taxBasisCents: null, taxCents: 1, grandTotalCents: 12_345, duePayableCents: null },
+      },
     ]);
 
     const expected = async (where = sql`true`) =>
@@ -82,7 +105,8 @@ describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () =>
     const order = await expected();
     const response = await admin({ method: 'GET', url: '/api/invoices?limit=100' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual(await Promise.all(order.map((id) => adminInvoiceById(ctx.db, id))));
+    expect(response.json().map((i: { id: string }) => i.id)).toEqual(order);
+    await expectCards(response.json(), 'page');
     expect(response.headers['x-total-count']).toBe(String(order.length));
     expect(response.json()[0]).toMatchObject({
       createdAt: '2026-03-02T10:00:00.999Z',
@@ -93,6 +117,21 @@ describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () =>
       eInvoice: { invoiceNumber: 'F-2026-001', grandTotalAmount: 480 },
       payoutBatchReference: 'VIR-2026-03-001',
     });
+    const card = (id: string) => response.json().find((i: { id: string }) => i.id === id);
+    expect(card(done!)).toMatchObject({ technicianName: 'Zoé Ærø', displayStatus: 'Terminé', paidDate: '2026-03-05T00:00:00.000Z', fileId: null, eInvoice: null });
+    expect(card(made[5]!.id)).toMatchObject({
+      technicianName: 'Émile\t', missionTitle: 'Lot "Sud" 🫀\nsuite', amount: 123.45, initialAmount: 0.01, validatedAmount: 999.99,
+      batchPrice: 0.1, displayStatus: 'Terminé', latestTransfer: null, createdAt: '2026-01-15T08:30:00.000Z',
+    });
+    expect(card(plain!)).toMatchObject({
+      displayStatus: 'Terminé', fileFormat: 'pdf', eInvoice: null, payoutBatchReference: null,
+      latestTransfer: { status: 'Effectué', amount: 5.05, transferDate: '2026-01-20T10:00:00.500Z' },
+    });
+    expect(card(unread!)).toMatchObject({
+      displayStatus: 'Facture envoyée', fileName: 'fx.pdf',
+      eInvoice: { invoiceNumber: 'FX-2', taxBasisAmount: null, taxAmount: 0.01, grandTotalAmount: 123.45, duePayableAmount: null },
+    });
+    expect(card(unread!).eInvoice).not.toHaveProperty('taxCents');
 
     const cases: [string, ReturnType<typeof sql>][] = [
       ['', sql`true`],
@@ -108,6 +147,7 @@ describe('GET /api/invoices: the page built by PostgreSQL (decision 031)', () =>
         expect(page.statusCode, query).toBe(200);
         expect(page.json().map((i: { id: string }) => i.id), `${query} ${limit} ${offset}`).toEqual(all.slice(offset, offset + limit));
         expect(page.headers['x-total-count'], `${query} ${limit} ${offset}`).toBe(String(all.length));
+        await expectCards(page.json(), `${query} ${limit} ${offset}`);
       }
     }
   });
@@ -147,6 +187,7 @@ describe('GET /api/invoices: a search past 1 000 invoices (decision 042)', () =>
       const all = await expected(where);
       expect(all.length > TOTAL_CAP, query).toBe(pastCap);
       await expectSearchPages((url) => admin({ method: 'GET', url }), `/api/invoices?${query}`, all, [[20, 0], [9, 995], [50, all.length - 20], [20, all.length + 5]]);
+      await expectCards((await admin({ method: 'GET', url: `/api/invoices?${query}&limit=5&offset=990` })).json(), query);
     }
   });
 });

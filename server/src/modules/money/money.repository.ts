@@ -4,7 +4,7 @@ import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { epochMsSql, pageSql, pageTotal, searchPage, whereAll, windowTotal, type SearchPage } from '../../lib/pagination';
+import { jsonRowSql, jsonRowText, pageSql, pageText, pageTotal, searchPageText, whereAll, windowTotal, type SearchPageText } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 
@@ -229,88 +229,90 @@ export async function findAdminInvoiceRow(tx: DbOrTx, invoiceId: string) {
 }
 
 
-/** A row whose timestamps are Date (query builder) or milliseconds since 1970 (a JSON page): the mappers take both. */
-export type WithEpochMs<T> = { [K in keyof T]: Date extends T[K] ? T[K] | number : T[K] };
-
-
-/**
- * An admin invoice card of the page `i` as one JSON array built by PostgreSQL (adminInvoicePageRowOfTuple): the invoice
- * and its technician, its latest transfer `tr` and latest submitted file `f` (lateral reads on transfers_invoice_idx and
- * invoices_files_invoice_idx), and the open payout batch of a waiting transfer.
- */
-const adminInvoiceTupleSql = sql.raw(`json_build_array(i.id, i.technician_id, i.batch_id, i.status, i.mission_title, i.description,
-  i.reference, i.progression, i.invoice_number, i.initial_amount_cents, i.amount_cents, i.validated_amount_cents, i.batch_price_cents,
-  ${epochMsSql('i.invoice_date')}, ${epochMsSql('i.due_date')}, ${epochMsSql('i.paid_date')}, ${epochMsSql('i.created_at')}, i.first_name, i.last_name,
-  i.company_name, tr.id, tr.invoice_id, tr.batch_id, tr.technician_id, tr.status, tr.invoice_ref, tr.transfer_ref, tr.bank_account_last4,
-  tr.amount_cents, ${epochMsSql('tr.transfer_date')}, ${epochMsSql('tr.created_at')}, f.file_id, f.original_name, f.e_invoice_format, f.e_invoice,
-  case when tr.status = 'Enregistré' then (
-    select pb.reference from payout_batch_lines l join payout_batches pb on pb.id = l.batch_id
-    where l.transfer_id = tr.id and l.status = 'À payer' and pb.status = 'Préparé' limit 1) end)`);
-
-type AdminInvoiceTuple = [
-  ...invoice: [string, string, string | null, string, string | null, string | null, string, string, string | null, number, number, number, number],
-  ...dates: [number | null, number | null, number | null, number],
-  ...technician: [string, string, string | null],
-  ...transfer: [string | null, string | null, string | null, string | null, string | null, string | null, string | null, string | null, number | null, number | null, number | null],
-  ...file: [string | null, string | null, string | null, StoredEInvoice | null],
-  payoutBatchReference: string | null,
-];
-
-export interface AdminInvoicePageRow {
-  invoice: WithEpochMs<InvoiceRow> & { technicianFirstName: string; technicianLastName: string; companyName: string | null };
-  latestTransfer: WithEpochMs<TransferRow> | null;
+/** What an admin action's card is read from (adminInvoiceById): the invoice, its latest transfer and submitted file. */
+export interface AdminInvoiceParts {
+  invoice: InvoiceRow & { technicianFirstName: string; technicianLastName: string; companyName: string | null };
+  latestTransfer: TransferRow | null;
   latestFile: { fileId: string; fileName: string; eInvoiceFormat: string; eInvoice: StoredEInvoice | null } | null;
   payoutBatchReference: string | null;
 }
 
-function adminInvoicePageRowOfTuple(tuple: AdminInvoiceTuple): AdminInvoicePageRow {
-  const [id, technicianId, batchId, status, missionTitle, description, reference, progression, invoiceNumber, initialAmountCents,
-    amountCents, validatedAmountCents, batchPriceCents, invoiceDate, dueDate, paidDate, createdAt, technicianFirstName,
-    technicianLastName, companyName, transferId, transferInvoiceId, transferBatchId, transferTechnicianId, transferStatus, invoiceRef,
-    transferRef, bankAccountLast4, transferAmountCents, transferDate, transferCreatedAt, fileId, fileName, eInvoiceFormat, eInvoice,
-    payoutBatchReference] = tuple;
-  return {
-    invoice: {
-      id, technicianId, batchId, status, missionTitle, description, reference, progression, invoiceNumber, initialAmountCents, amountCents,
-      validatedAmountCents, batchPriceCents, invoiceDate, dueDate, paidDate, createdAt, technicianFirstName, technicianLastName,
-      companyName,
-    },
-    latestTransfer: transferId
-      ? {
-          id: transferId,
-          invoiceId: transferInvoiceId,
-          batchId: transferBatchId,
-          technicianId: transferTechnicianId!,
-          status: transferStatus!,
-          invoiceRef: invoiceRef!,
-          transferRef,
-          bankAccountLast4,
-          amountCents: transferAmountCents!,
-          transferDate,
-          createdAt: transferCreatedAt!,
-        }
-      : null,
-    latestFile: fileId ? { fileId, fileName: fileName!, eInvoiceFormat: eInvoiceFormat!, eInvoice } : null,
-    payoutBatchReference,
-  };
-}
+const euros = (cents: string) => `trim_scale(${cents}::numeric / 100)`;
+
+/** A transfer `tr` as toTransfer answers it (transferSchema). */
+const transferJsonText = jsonRowText({
+  id: 'tr.id',
+  invoiceId: 'tr.invoice_id',
+  batchId: 'tr.batch_id',
+  technicianId: 'tr.technician_id',
+  status: 'tr.status',
+  invoiceRef: 'tr.invoice_ref',
+  transferRef: 'tr.transfer_ref',
+  bankAccountLast4: 'tr.bank_account_last4',
+  amount: euros('tr.amount_cents'),
+  transferDate: 'maillon_json_time(tr.transfer_date)',
+  createdAt: 'maillon_json_time(tr.created_at)',
+});
+
+/** The stored Factur-X data `e` as toEInvoice answers it: its amounts in euros in place of cents. */
+const eInvoiceJson = (e: string) => `case when jsonb_typeof(${e}) = 'object' then
+  (${e} - array['taxBasisCents', 'taxCents', 'grandTotalCents', 'duePayableCents']) || jsonb_build_object(
+    'taxBasisAmount', ${euros(`(${e} ->> 'taxBasisCents')`)}, 'taxAmount', ${euros(`(${e} ->> 'taxCents')`)},
+    'grandTotalAmount', ${euros(`(${e} ->> 'grandTotalCents')`)}, 'duePayableAmount', ${euros(`(${e} ->> 'duePayableCents')`)}) end`;
 
 /**
- * The admin's invoice page, in one statement: the page (newest first, walking invoices_created_idx) with what each card
- * shows as one JSON value, and the total: the count the database keeps without a filter (decision 027), else a count
- * (no condition names the technicians: a search finds them in its own subquery).
+ * The admin's card of an invoice `i` (its technician's names beside it) as toAdminInvoice answers it
+ * (adminInvoiceSchema), written by PostgreSQL for a page sent as it is (decision 052): its latest transfer `tr` and
+ * latest submitted file `f` (lateral reads on transfers_invoice_idx and invoices_files_invoice_idx), the open payout
+ * batch of a waiting transfer, the amounts in euros, the times as `toISOString` (maillon_json_time), the display status
+ * of invoiceDisplayStatus. `money.admin-list.test.ts` compares every card with adminInvoiceById's.
  */
+const adminInvoiceJsonSql = jsonRowSql({
+  id: 'i.id',
+  batchId: 'i.batch_id',
+  status: 'i.status',
+  missionTitle: 'i.mission_title',
+  description: 'i.description',
+  reference: 'i.reference',
+  progression: 'i.progression',
+  initialAmount: euros('i.initial_amount_cents'),
+  amount: euros('i.amount_cents'),
+  validatedAmount: euros('i.validated_amount_cents'),
+  batchPrice: euros('i.batch_price_cents'),
+  invoiceDate: 'maillon_json_time(i.invoice_date)',
+  dueDate: 'maillon_json_time(i.due_date)',
+  paidDate: 'maillon_json_time(i.paid_date)',
+  createdAt: 'maillon_json_time(i.created_at)',
+  technicianId: 'i.technician_id',
+  technicianName: `trim(i.first_name || ' ' || i.last_name)`,
+  companyName: 'i.company_name',
+  invoiceNumber: 'i.invoice_number',
+  displayStatus: `case when i.status in ('Terminé', 'Traité') or tr.status = 'Effectué' then 'Terminé'
+    when i.status in ('Mission à terminer', 'overdue') then 'Mission à réaliser'
+    when i.status in ('Facture à soumettre', 'pending') then 'Facture à soumettre'
+    when i.status in ('Facture envoyée', 'paid') then 'Facture envoyée' else i.status end`,
+  latestTransfer: `case when tr.id is not null then ${transferJsonText} end`,
+  fileId: 'f.file_id',
+  fileName: 'f.original_name',
+  fileFormat: 'f.e_invoice_format',
+  eInvoice: eInvoiceJson('f.e_invoice'),
+  payoutBatchReference: `case when tr.status = 'Enregistré' then (
+    select pb.reference from payout_batch_lines l join payout_batches pb on pb.id = l.batch_id
+    where l.transfer_id = tr.id and l.status = 'À payer' and pb.status = 'Préparé' limit 1) end`,
+});
+
 /**
- * The admin's invoice page and its total. Without a search, one statement: the page walks the (created_at, id) order
- * and the total is a count (or the counts the database keeps, with no filter). A search counts the invoices it finds
- * (both trigram indexes) up to TOTAL_CAP + 1 and sorts them for the page; past the cap, its page walks the order with
- * the search as a filter (searchPage, decision 042).
+ * The admin's invoice page and its total, the page as the JSON text the route sends (decision 052). Without a search,
+ * one statement: the page walks the (created_at, id) order (invoices_created_idx) and the total is a count, or the
+ * counts the database keeps without a filter (decision 027). A search counts the invoices it finds (both trigram
+ * indexes) up to TOTAL_CAP + 1 and sorts them for the page; past the cap, its page walks the order with the search as a
+ * filter (searchPageText, decision 042).
  */
-export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters, page: { limit: number; offset: number }): Promise<SearchPage<AdminInvoicePageRow>> {
+export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters, page: { limit: number; offset: number }): Promise<SearchPageText> {
   const others = baseInvoiceConditions({ ...filters, search: undefined });
   if (filters.status) others.push(chipCondition(filters.status));
   const pageJson = (conditions: SQL[]) => sql`
-      coalesce((select json_agg(${adminInvoiceTupleSql} order by i.created_at desc, i.id desc)
+      coalesce((select json_agg(${adminInvoiceJsonSql} order by i.created_at desc, i.id desc)
         from (
           select invoices.*, technicians.first_name, technicians.last_name, technicians.company_name
           from invoices inner join technicians on technicians.id = invoices.technician_id ${whereAll(conditions)}
@@ -325,16 +327,11 @@ export async function listAdminInvoices(tx: DbOrTx, filters: AdminInvoiceFilters
           where fi.invoice_id = i.id order by fi.created_at desc, fi.id desc limit 1
         ) f on true), '[]')`;
   const { search } = filters;
-  if (search) {
-    const { rows, total, capped } = await searchPage<AdminInvoiceTuple>(tx, { ...searchedWithTechnician('invoices', search, others), pageJson }, page);
-    return { rows: rows.map(adminInvoicePageRowOfTuple), total, capped };
-  }
+  if (search) return searchPageText(tx, { ...searchedWithTechnician('invoices', search, others), pageJson }, page);
   const total = others.length ? sql`(select count(*)::int from invoices where ${and(...others)})` : allRowsCountSql('invoices');
-  const row = (await tx.execute<{ total: number; invoices: AdminInvoiceTuple[] }>(sql`select ${total} as total, ${pageJson(others)} as invoices`)).rows[0]!;
-  return { rows: row.invoices.map(adminInvoicePageRowOfTuple), total: Number(row.total), capped: false };
+  return pageText(tx, total, pageJson(others));
 }
 
-/** Rows of the CSV export: the filtered invoices, newest first, bounded. */
 /**
  * The rows of the accountant's CSV (at most `max`), most recent first: the columns it prints, and each invoice's latest
  * transfer joined in the same statement (transfers_invoice_idx). Reading the page's columns, then the transfers of

@@ -24,7 +24,7 @@ import {
 import { invoiceInspectionSchema } from '@maillon/common/schemas/e-invoice';
 import { AppError, type FieldErrors } from '../../lib/app-error';
 import { readFilePart } from '../../lib/files';
-import { pageQuery, setTotal } from '../../lib/pagination';
+import { pageQuery, sendPageText, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import * as money from './money.service';
 
@@ -164,9 +164,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { limit, offset, ...filters } = request.query;
-      const { items, total, capped } = await money.listInvoices({ db: app.db, filters, page: { limit, offset } });
-      setTotal(reply, total, capped);
-      return items;
+      return sendPageText(reply, await money.listInvoices({ db: app.db, filters, page: { limit, offset } }));
     },
   );
 
