@@ -71,7 +71,7 @@ export const ENDPOINTS: Endpoint[] = [
   // 3 000 markers), then after « Chercher dans cette zone » over Paris.
   { name: 'Carte des missions', area: 'admin', path: () => '/api/missions/map?scope=all', check: hasKeys('missions', 'lots', 'more', 'clusters') },
   { name: 'Carte des missions (Paris)', area: 'admin', path: () => '/api/missions/map?scope=all&south=48.80&west=2.22&north=48.92&east=2.47', check: hasKeys('missions', 'lots', 'more', 'clusters') },
-  // Parc DAE (issue 16): 100 000 devices, one per mission of the scale seed.
+  // Parc DAE (issue 16): 102 000 devices, one per mission of the scale seed.
   { name: 'Parc DAE (page 1)', area: 'admin', path: () => '/api/devices?limit=20', check: isArray },
   { name: 'Parc DAE (à surveiller)', area: 'admin', path: () => '/api/devices?attention=true&limit=20', check: isArray },
   { name: 'Parc DAE (recherche)', area: 'admin', path: () => '/api/devices?search=SN-B-1234&limit=20', check: isArray },

@@ -214,6 +214,12 @@ export const adminCommentResponseSchema = z.object({
 /** At most this many missions on the admin's map for one view (« À trier » first). */
 export const MAP_MISSIONS_MAX = 3000;
 
+/**
+ * A view at least four sectors of the finest grid across that holds more missions than this is drawn in groups per
+ * sector (decisions 041, 053): more markers than this over a region are a cloud the admin cannot read or select in.
+ */
+export const MAP_GROUPS_ABOVE = 500;
+
 const latitudeQuery = z.coerce.number({ error: 'Coordonnée invalide' }).min(-90, 'Coordonnée invalide').max(90, 'Coordonnée invalide');
 const longitudeQuery = z.coerce.number({ error: 'Coordonnée invalide' }).min(-180, 'Coordonnée invalide').max(180, 'Coordonnée invalide');
 
@@ -247,7 +253,7 @@ export const mapMissionSchema = z.object({
 export type MapMission = z.infer<typeof mapMissionSchema>;
 
 /**
- * A group of missions drawn as one bubble when the view holds more than MAP_MISSIONS_MAX (decision 041): the missions
+ * A group of missions drawn as one bubble when the view holds more than MAP_GROUPS_ABOVE (decision 041): the missions
  * of one cell of a grid, drawn at their mean position; south, west, north and east frame most of them (two standard
  * deviations around the mean, within the cell), the view to open the group onto.
  */
@@ -271,7 +277,7 @@ export const missionsMapSchema = z.object({
   lots: z.array(z.object({ id: z.string().uuid(), title: z.string(), defibrillatorsSum: z.number().int() })),
   /** The view holds more missions than the MAP_MISSIONS_MAX shown (zoom in and search the smaller view). */
   more: z.boolean(),
-  /** The view's missions in groups, when it holds more than MAP_MISSIONS_MAX and is wide enough; otherwise empty. */
+  /** The view's missions in groups, when it holds more than MAP_GROUPS_ABOVE and is wide enough; otherwise empty. */
   clusters: z.array(mapClusterSchema),
   /** « À trier » missions (draft or active) that cannot be placed on the map. */
   unlocatedUnsorted: z.number().int().nonnegative(),

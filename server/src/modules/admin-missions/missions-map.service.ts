@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { MissionStatus } from '@maillon/common/enums';
-import { MAP_MISSIONS_MAX, type MissionsMap, type MissionsMapQuery } from '@maillon/common/schemas/admin-missions';
+import { MAP_GROUPS_ABOVE, MAP_MISSIONS_MAX, type MissionsMap, type MissionsMapQuery } from '@maillon/common/schemas/admin-missions';
 import type { Db } from '../../db/client';
 import { preparedSql } from '../../db/prepared-queries';
 import { dependsOn } from '../../lib/change-tracker';
@@ -142,7 +142,7 @@ const micro = (x: number) => Math.round(x * 1e6) / 1e6;
 /**
  * The admin's map (docs/decisions/025, 038, 041): « À trier » missions (no lot, draft or active) and, unless `scope` is
  * 'unsorted', the missions of the active lots, within the view if one is given. A view whose cells hold more than
- * MAP_MISSIONS_MAX is answered in groups (readGroups); otherwise its missions, at most MAP_MISSIONS_MAX, with `more`
+ * MAP_GROUPS_ABOVE is answered in groups (readGroups); otherwise its missions, at most MAP_MISSIONS_MAX, with `more`
  * when a small view holds others. Answered as JSON text written here (sendJsonText): checking 3 000 markers against
  * the response schema again cost more than the whole statement.
  */
@@ -171,7 +171,7 @@ export async function getMissionsMapJson(db: Db, query: MissionsMapQuery): Promi
 }
 
 /**
- * The view in groups (decision 041), when its cells hold more than MAP_MISSIONS_MAX missions and at least
+ * The view in groups (decisions 041, 053), when its cells hold more than MAP_GROUPS_ABOVE missions and at least
  * CELLS_ACROSS_MIN cells cross it; otherwise null, and the map draws its missions one by one. The cells that cross the
  * view's edges count their missions outside it too: the total can only overstate what the view holds, so a view
  * drawn mission by mission never misses one.
@@ -193,7 +193,7 @@ async function readGroups(db: Db, query: MissionsMapQuery, withLots: boolean, wi
   const { rows } = await statement.execute({ level, kinds: withLots ? ['unsorted', 'lot'] : ['unsorted'], ...bounds });
   let total = 0;
   for (const row of rows) total += row.n ?? 0;
-  if (total <= MAP_MISSIONS_MAX) return null;
+  if (total <= MAP_GROUPS_ABOVE) return null;
   let clusters = '';
   for (const row of rows) {
     if (row.y === null || row.x === null) continue;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAP_MISSIONS_MAX, missionsMapSchema } from '@maillon/common/schemas/admin-missions';
-import { eq } from 'drizzle-orm';
+import { MAP_GROUPS_ABOVE, MAP_MISSIONS_MAX, missionsMapSchema } from '@maillon/common/schemas/admin-missions';
+import { eq, sql } from 'drizzle-orm';
 import { missionBatches, missions } from '../../db/schema';
 import { backfillPositions } from '../../lib/positions';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
@@ -149,6 +149,32 @@ describe('GET /api/missions/map', () => {
     expect(after.clusters).toEqual([]);
     expect(after.missions).toHaveLength(5);
     expect(after.more).toBe(false);
+  });
+
+  it('draws up to MAP_GROUPS_ABOVE « À trier » over France one by one, and one more in groups (decision 053)', async () => {
+    const before = await map('?scope=unsorted');
+    expect(before.clusters).toEqual([]);
+    const placed = before.missions.length;
+    // Spread over Brittany and the Loire (about 2° × 3°): as many as the map still draws one by one.
+    const spreadOut = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => ({ title: `Bretagne ${from + i}`, status: (i % 4 ? 'active' : 'draft') as 'active' | 'draft', latitude: 47 + ((from + i) % 40) / 20, longitude: -4 + Math.floor((from + i) / 40) / 10 }));
+    await ctx.db.insert(missions).values(spreadOut(MAP_GROUPS_ABOVE - placed, 0));
+    const atMost = await map('?scope=unsorted');
+    expect(atMost.clusters).toEqual([]);
+    expect(atMost.missions).toHaveLength(MAP_GROUPS_ABOVE);
+    expect(atMost.more).toBe(false);
+    await ctx.db.insert(missions).values(spreadOut(1, MAP_GROUPS_ABOVE));
+    const grouped = await map('?scope=unsorted');
+    expect(grouped.missions).toEqual([]);
+    expect(grouped.lots).toEqual([]);
+    expect(grouped.clusters.reduce((sum, c) => sum + c.count, 0)).toBe(MAP_GROUPS_ABOVE + 1);
+    expect(grouped.clusters.every((c) => c.unsorted === c.count)).toBe(true);
+    // A view as narrow as three sectors of the finest grid still draws its missions one by one.
+    const narrow = await map('?scope=unsorted&south=46.99&west=-4.01&north=47.03&east=-3.97');
+    expect(narrow.clusters).toEqual([]);
+    expect(narrow.missions.length).toBeGreaterThan(0);
+    await ctx.db.delete(missions).where(sql`${missions.title} like 'Bretagne %'`);
+    expect((await map('?scope=unsorted')).missions).toHaveLength(placed);
   });
 
   it('validates the view in French and is for the admin only', async () => {

@@ -52,11 +52,11 @@ export function ClusterLayer<T extends { id: string; lat: number; lon: number }>
             icon={clusterIcon(cluster.items.length, groupColour?.(cluster.items))}
             title={groupLabel(cluster.items.length)}
             eventHandlers={{
-              add: (event) => (event.target as L.Marker).getElement()?.setAttribute('aria-label', groupLabel(cluster.items.length)),
-              click: () => {
+              add: labelMarker(groupLabel(cluster.items.length)),
+              ...onActivate(() => {
                 const bounds = L.latLngBounds(cluster.items.map((item) => [item.lat, item.lon] as [number, number]));
                 map.fitBounds(bounds, { padding: [40, 40], maxZoom: GROUP_ZOOM_MAX });
-              },
+              }),
             }}
           />
         ),
@@ -72,4 +72,20 @@ function FragmentKeyed({ children }: { children: ReactNode }) {
 /** Names a marker for assistive technologies and tests (Leaflet gives it the button role and focus). */
 export function labelMarker(label: string) {
   return (event: L.LeafletEvent) => (event.target as L.Marker).getElement()?.setAttribute('aria-label', label);
+}
+
+/**
+ * A marker's action on a click and, as for any button, on Enter or Space once it has the focus: Leaflet makes a marker
+ * focusable but answers the keyboard only by opening a popup bound to it, which these markers do not have.
+ */
+export function onActivate(activate: () => void): L.LeafletEventHandlerFnMap {
+  return {
+    click: activate,
+    keypress: (event) => {
+      const key = (event as L.LeafletKeyboardEvent).originalEvent;
+      if (key.key !== 'Enter' && key.key !== ' ') return;
+      key.preventDefault();
+      activate();
+    },
+  };
 }

@@ -5,7 +5,7 @@ import { FolderInput, Search, X } from 'lucide-react';
 import { formatCount } from '@maillon/common/format';
 import type { MapCluster, MapMission } from '@maillon/common/schemas/admin-missions';
 import { AreaSelection, type SelectionMode } from '@/components/map/area-selection';
-import { ClusterLayer, labelMarker } from '@/components/map/cluster-layer';
+import { ClusterLayer, labelMarker, onActivate } from '@/components/map/cluster-layer';
 import { lotColours } from '@/components/map/geometry';
 import { clusterIcon, siteIcon } from '@/components/map/icons';
 import { LegendSwatch, MapLegend } from '@/components/map/map-legend';
@@ -58,14 +58,14 @@ function MissionGroups({ groups, onOpen }: { groups: readonly MapCluster[]; onOp
       title={groupName(group)}
       eventHandlers={{
         add: labelMarker(groupName(group)),
-        click: () => {
+        ...onActivate(() => {
           const spread: LatLngBoundsExpression = [
             [group.south, group.west],
             [group.north, group.east],
           ];
           map.fitBounds(spread, { padding: [28, 28], maxZoom: GROUP_ZOOM_MAX, animate: false });
           onOpen(viewOf(map.getBounds()));
-        },
+        }),
       }}
     />
   ));
@@ -163,7 +163,7 @@ export function MissionsMap({ selection, onOrganise, onClear }: { selection: Sel
               position={[mission.lat, mission.lon]}
               icon={siteIcon(colourOf(mission), mission.approximate, selection.isSelected(mission.id))}
               title={describe(mission)}
-              eventHandlers={{ add: labelMarker(describe(mission)), click: () => selection.set([mission.id], !selection.isSelected(mission.id)) }}
+              eventHandlers={{ add: labelMarker(describe(mission)), ...onActivate(() => selection.set([mission.id], !selection.isSelected(mission.id))) }}
             />
           )}
         />

@@ -4,7 +4,7 @@ import type { LatLngBoundsExpression, Popup as LeafletPopup } from 'leaflet';
 import { formatDate, formatEurosShort } from '@maillon/common/format';
 import type { AvailableLot } from '@maillon/common/schemas/lots';
 import type { Technician } from '@maillon/common/schemas/technicians';
-import { ClusterLayer, labelMarker } from '@/components/map/cluster-layer';
+import { ClusterLayer, labelMarker, onActivate } from '@/components/map/cluster-layer';
 import { homeIcon, siteIcon } from '@/components/map/icons';
 import { LegendSwatch, MapLegend } from '@/components/map/map-legend';
 import { FitBounds, MapView } from '@/components/map/map-view';
@@ -92,7 +92,7 @@ export function LotsMap({
               position={[lot.lat, lot.lon]}
               icon={siteIcon(LOT_COLOUR, lot.approximate, open?.id === lot.id)}
               title={lot.title}
-              eventHandlers={{ add: labelMarker(`Lot ${lot.title}`), click: () => setOpen({ id: lot.id, lat: lot.lat, lon: lot.lon }) }}
+              eventHandlers={{ add: labelMarker(`Lot ${lot.title}`), ...onActivate(() => setOpen({ id: lot.id, lat: lot.lat, lon: lot.lon })) }}
             />
           )}
         />
