@@ -71,7 +71,7 @@ export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', searc
  * indexes: decision 045) under the list's other filters `others`: the ids found, at most TOTAL_CAP + 1, and the same rows
  * as a row filter (decision 042).
  */
-export function searchedTable(table: 'devices' | 'missions', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
+export function searchedTable(table: 'devices' | 'missions' | 'mission_batches', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
   const name = sql.raw(table);
   const text = searchedText(table);
   return {

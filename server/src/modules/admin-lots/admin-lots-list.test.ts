@@ -129,3 +129,89 @@ describe('GET /api/mission-batches: the page built by PostgreSQL (decisions 031,
     expect(after.json()).toEqual(await Promise.all(order.map((id) => getBatch(ctx.db, id))));
   });
 });
+
+describe('GET /api/mission-batches?search=: the lot and its missions on one trigram index (decision 054)', () => {
+  /** Lots whose title or description, or one of whose missions' nine searched fields, contains `needle` (the rule before 054). */
+  const byFields = (needle: string) => {
+    const pattern = `%${needle}%`;
+    return sql`(title ilike ${pattern} or description ilike ${pattern} or exists (select 1 from missions m where m.batch_id = mission_batches.id and (
+      m.title ilike ${pattern} or m.description ilike ${pattern} or m.location ilike ${pattern} or m.department ilike ${pattern}
+      or m.serial_number ilike ${pattern} or m.defibrillator_model ilike ${pattern} or m.visit_type ilike ${pattern}
+      or m.observations ilike ${pattern} or m.client_name ilike ${pattern})))`;
+  };
+  /** Every lot's kept text of its missions, against the text recomputed from the missions: the lots where they differ. */
+  const stale = async () =>
+    rowsOf<{ id: string }>(
+      await ctx.db.execute(sql`select b.id from mission_batches b where b.missions_search_text is distinct from
+        (select coalesce(string_agg(m.search_text, ' ' order by m.id), '') from missions m where m.batch_id = b.id)`),
+    );
+  const searchIds = async (needle: string, status: 'active' | 'completed' = 'active') => {
+    const response = await admin({ method: 'GET', url: `/api/mission-batches${status === 'completed' ? '/completed' : ''}?search=${encodeURIComponent(needle)}&limit=100` });
+    expect(response.statusCode).toBe(200);
+    return { ids: ids(response.json()), total: response.headers['x-total-count'] };
+  };
+
+  it('finds a lot by its own text or any field of its missions, and follows the missions written, moved and deleted', async () => {
+    const lots = await ctx.db
+      .insert(missionBatches)
+      .values([
+        { title: 'Tournée Croix-Rousse', description: 'Quartier « nord »', createdAt: new Date('2026-03-03T00:00:00Z') },
+        { title: 'Tournée Presqu’île', createdAt: new Date('2026-03-02T00:00:00Z') },
+        { title: 'Tournée Gerland', status: 'completed', createdAt: new Date('2026-03-01T00:00:00Z') },
+      ])
+      .returning({ id: missionBatches.id });
+    const [north, centre, done] = lots.map((l) => l.id);
+    const made = await ctx.db
+      .insert(missions)
+      .values([
+        { title: 'Visite A', batchId: north!, status: 'active', clientName: 'Boulangerie JAUNE', serialNumber: 'SN-ÉTÉ-1' },
+        { title: 'Visite B', batchId: centre!, status: 'active', observations: 'Boîtier fêlé', defibrillatorModel: 'Zoll AED Plus' },
+        { title: 'Visite C', batchId: done!, status: 'completed', location: '7 rue de Gerland, Lyon', visitType: 'Installation' },
+      ])
+      .returning({ id: missions.id });
+    const cases: [string, 'active' | 'completed'][] = [
+      ['jaune', 'active'], ['SN-été', 'active'], ['FÊLÉ', 'active'], ['zoll', 'active'], ['croix', 'active'], ['« nord', 'active'],
+      ['tournée', 'active'], ['gerland', 'completed'], ['installation', 'completed'], ['visite', 'completed'], ['absent', 'active'], ['e', 'active'],
+    ];
+    for (const [needle, status] of cases) {
+      const expected = await expectedIds(status, byFields(needle));
+      expect(await searchIds(needle, status), needle).toEqual({ ids: expected, total: String(expected.length) });
+    }
+    expect(await stale()).toEqual([]);
+
+    // A mission's searched field changed, a mission moved to another lot, one deleted, one added: the lots follow.
+    await ctx.db.update(missions).set({ clientName: 'Pharmacie Verte' }).where(eq(missions.id, made[0]!.id));
+    expect((await searchIds('jaune')).ids).toEqual([]);
+    expect((await searchIds('pharmacie verte')).ids).toEqual([north]);
+    await ctx.db.update(missions).set({ batchId: north! }).where(eq(missions.id, made[1]!.id));
+    expect((await searchIds('fêlé')).ids).toEqual([north]);
+    await ctx.db.delete(missions).where(eq(missions.id, made[0]!.id));
+    expect((await searchIds('pharmacie')).ids).toEqual([]);
+    await ctx.db.insert(missions).values({ title: 'Visite D', batchId: centre!, status: 'active', department: '2A' });
+    expect((await searchIds('visite d')).ids).toEqual([centre]);
+    expect(await stale()).toEqual([]);
+    // A lot renamed is found by its new title.
+    await ctx.db.update(missionBatches).set({ title: 'Tournée Vaise' }).where(eq(missionBatches.id, centre!));
+    expect((await searchIds('vaise')).ids).toEqual([centre]);
+    expect((await searchIds('presqu’île')).ids).toEqual([]);
+  });
+
+  it('counts up to 1 000 lots found, then walks the order and says « more »', async () => {
+    await ctx.db.insert(missionBatches).values(
+      Array.from({ length: 1300 }, (_, n) => ({
+        title: n % 10 === 0 ? `Secteur ${n}` : `Lot ${n}`,
+        createdAt: new Date(Date.UTC(2026, 3, 1, 0, Math.floor(n / 3))),
+      })),
+    );
+    const past = await admin({ method: 'GET', url: '/api/mission-batches?search=lot&limit=20&offset=0' });
+    expect(past.headers['x-total-count']).toBe('1000');
+    expect(past.headers['x-total-capped']).toBe('true');
+    const all = await expectedIds('active', byFields('lot'));
+    expect(all.length).toBeGreaterThan(1000);
+    expect(ids(past.json())).toEqual(all.slice(0, 20));
+    const late = await admin({ method: 'GET', url: '/api/mission-batches?search=lot&limit=20&offset=980' });
+    expect(ids(late.json())).toEqual(all.slice(980, 1000));
+    const few = await expectedIds('active', byFields('secteur'));
+    expect(await searchIds('secteur')).toEqual({ ids: few.slice(0, 100), total: String(few.length) });
+  });
+});

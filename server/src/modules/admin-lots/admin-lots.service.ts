@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { centsToEuros, eurosToCents } from '@maillon/common/format';
 import {
   lotDeadlineToDate,
@@ -11,7 +11,8 @@ import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, technicians } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { jsonRowSql, likePattern, pageSql, pageText, type SearchPageText } from '../../lib/pagination';
+import { jsonRowSql, pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
+import { searchedTable } from '../../lib/substring-search';
 import { lotsCountSql } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 
@@ -104,20 +105,6 @@ function selectBatches(db: DbOrTx) {
     .leftJoin(technicians, eq(technicians.id, applications.technicianId));
 }
 
-/** Lot title/description, or any of its missions matching the mission search fields. */
-function batchSearchFilter(search: string): SQL {
-  const pattern = likePattern(search);
-  return or(
-    ilike(missionBatches.title, pattern),
-    ilike(missionBatches.description, pattern),
-    sql`exists (select 1 from missions m where m.batch_id = mission_batches.id and (
-      m.title ilike ${pattern} or m.description ilike ${pattern} or m.location ilike ${pattern} or m.department ilike ${pattern}
-      or m.serial_number ilike ${pattern} or m.defibrillator_model ilike ${pattern} or m.visit_type ilike ${pattern}
-      or m.observations ilike ${pattern} or m.client_name ilike ${pattern}))`,
-  )!;
-}
-
-
 /**
  * What the admin cards show of a lot `b` with its recruit `t`, as the answer's JSON object, written by PostgreSQL with
  * the keys of adminBatchSchema and the values toAdminBatch gives (the euros as `centsToEuros`, the times as
@@ -161,28 +148,25 @@ const completedBatchJsonSql = jsonRowSql({
 });
 
 /**
- * A page of lots of one status (the system lot left out), newest first, and its total, in one statement: the page walks
- * mission_batches_status_created_idx (status and `not is_system` written as literals, so a generic plan still matches
- * the partial index) and comes back as JSON text (batchJsonSql); the total is the count the database keeps
- * (row_counts, decision 027) without a search, else a count of the search.
+ * A page of lots of one status (the system lot left out), newest first, and its total, the page as JSON text (`item`).
+ * Without a search, one statement: the page walks mission_batches_status_created_idx (status and `not is_system` written
+ * as literals, so a generic plan still matches the partial index) and the total is the count the database keeps
+ * (row_counts, decision 027). A search looks in the lot's searched text, which holds its title, description and its
+ * missions' searched text (decision 054), on its trigram index: counted up to TOTAL_CAP + 1, past which the page walks
+ * the order with the search as a filter (searchPageText, decision 042).
  */
 async function listBatchesWhere(
   db: Db,
   { status, search, limit, offset }: { status: 'active' | 'completed'; search?: string | undefined; limit: number; offset: number },
   item: SQL,
 ): Promise<SearchPageText> {
-  const where = sql.join(
-    [sql.raw(`${status === 'active' ? "status = 'active'" : "status = 'completed'"} and not is_system`), ...(search ? [batchSearchFilter(search)] : [])],
-    sql` and `,
-  );
-  return pageText(
-    db,
-    search ? sql`(select count(*)::int from mission_batches where ${where})` : lotsCountSql(status),
-    sql`coalesce((select json_agg(${item} order by b.created_at desc, b.id desc)
-      from (select * from mission_batches where ${where} order by created_at desc, id desc ${pageSql(limit, offset)}) b
+  const others = [sql.raw(`${status === 'active' ? "status = 'active'" : "status = 'completed'"} and not is_system`)];
+  const pageJson = (conditions: SQL[]) => sql`coalesce((select json_agg(${item} order by b.created_at desc, b.id desc)
+      from (select * from mission_batches ${whereAll(conditions)} order by created_at desc, id desc ${pageSql(limit, offset)}) b
       left join applications r on r.batch_id = b.id and r.status in ('Recruté', 'Terminé')
-      left join technicians t on t.id = r.technician_id), '[]')`,
-  );
+      left join technicians t on t.id = r.technician_id), '[]')`;
+  if (search) return searchPageText(db, { ...searchedTable('mission_batches', search, others), pageJson }, { limit, offset });
+  return pageText(db, lotsCountSql(status), pageJson(others));
 }
 
 /** Active lots (not the system lot), newest first. */
