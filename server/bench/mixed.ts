@@ -109,6 +109,9 @@ function adminAction(missions: { id: string; body: Record<string, unknown> }[]):
     { name: 'Liste des missions (page 1)', write: false, method: 'GET', path: '/api/missions' },
     { name: 'Recherche missions', write: false, method: 'GET', path: '/api/missions?search=Site%201234&limit=20' },
     { name: 'Page des lots', write: false, method: 'GET', path: '/api/mission-batches?limit=20' },
+    { name: 'Recherche lots', write: false, method: 'GET', path: '/api/mission-batches?search=Lot%2012&limit=20' },
+    { name: 'À trier', write: false, method: 'GET', path: '/api/missions?unbatched=true&limit=50&offset=0' },
+    { name: 'Page des factures', write: false, method: 'GET', path: '/api/invoices?limit=20' },
     { name: 'Page des techniciens', write: false, method: 'GET', path: '/api/technicians?status=active&limit=20' },
     { name: 'Page des techniciens (écran admin)', write: false, method: 'GET', path: '/api/technicians/enhanced?status=active&limit=10' },
   ]);
