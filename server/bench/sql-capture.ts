@@ -54,7 +54,16 @@ async function login(app: FastifyInstance, email: string, address: string): Prom
   if (response.statusCode !== 200 || !cookie)
     throw new Error(`capture SQL : connexion ${email} : ${response.statusCode} ${response.body}`);
   const body = response.json<{ technician: { id: string } | null }>();
-  return { cookie: `${SESSION_COOKIE}=${cookie.value}`, technicianId: body.technician?.id ?? null };
+  const session = `${SESSION_COOKIE}=${cookie.value}`;
+  const technicianId = body.technician?.id ?? null;
+  return { cookie: session, technicianId, lotId: technicianId ? null : await firstLotId(app, session) };
+}
+
+/** The lot « Missions & Lots » shows first, as loginAs finds it for the load (sessions.ts): its card lists its missions. */
+async function firstLotId(app: FastifyInstance, cookie: string): Promise<string | null> {
+  const response = await app.inject({ method: 'GET', url: '/api/mission-batches?limit=1', headers: { cookie } });
+  if (response.statusCode !== 200) throw new Error(`capture SQL : lots : ${response.statusCode} ${response.body}`);
+  return response.json<{ id: string }[]>()[0]?.id ?? null;
 }
 
 export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoint[]): Promise<CapturedEndpoint[]> {
