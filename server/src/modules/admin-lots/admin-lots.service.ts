@@ -11,7 +11,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, technicians } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { jsonRowSql, pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
 import { searchedTable } from '../../lib/substring-search';
 import { lotsCountSql } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
@@ -117,7 +117,7 @@ const batchFields: Record<string, string> = {
   id: 'b.id',
   title: 'b.title',
   description: 'b.description',
-  price: 'trim_scale(b.price_cents::numeric / 100)',
+  price: eurosSql('b.price_cents'),
   departments: 'b.departments',
   tags: 'b.tags',
   deadline: 'maillon_json_time(b.deadline)',
@@ -126,7 +126,7 @@ const batchFields: Record<string, string> = {
   isSystem: 'b.is_system',
   defibrillatorsSum: 'b.defibrillators_sum',
   defibrillatorsDone: 'b.defibrillators_done',
-  amountPerDefib: 'trim_scale(b.amount_per_defib_cents::numeric / 100)',
+  amountPerDefib: eurosSql('b.amount_per_defib_cents'),
   applicationCount: 'b.application_count',
   pendingApplicationCount: `(select count(*)::int from applications a where a.batch_id = b.id and a.status in ('En attente', 'pending'))`,
   recruitedTechnician: `case when t.id is not null

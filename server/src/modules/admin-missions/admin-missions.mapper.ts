@@ -2,7 +2,7 @@ import { centsToEuros } from '@maillon/common/format';
 import type { Job } from '@maillon/common/schemas/moderation';
 import type { ApplicationWithTechnician, Mission } from '@maillon/common/schemas/admin-missions';
 import { applications, jobs, missionBatches, missions, technicians } from '../../db/schema';
-import { jsonRowSql } from '../../lib/pagination';
+import { eurosSql, jsonRowSql } from '../../lib/pagination';
 
 /** Explicit columns of a job row. */
 export const jobColumns = {
@@ -87,7 +87,7 @@ export const missionJsonSql = jsonRowSql({
   description: 'missions.description',
   location: 'missions.location',
   department: 'missions.department',
-  budget: 'trim_scale(missions.budget_cents::numeric / 100)',
+  budget: eurosSql('missions.budget_cents'),
   deadline: 'maillon_json_time(missions.deadline)',
   tags: 'missions.tags',
   status: 'missions.status',

@@ -22,7 +22,7 @@ import { audit } from '../../lib/audit';
 import { removeStoredFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
-import { jsonRowSql, pageSql, pageText, type SearchPageText } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, pageSql, pageText, type SearchPageText } from '../../lib/pagination';
 import { substringMatchSql, searchedText } from '../../lib/substring-search';
 import { allRowsCountSql, countsByStatus, statusCountSql } from '../../lib/row-counts';
 import { revokeUserSessions } from '../auth/auth.service';
@@ -76,7 +76,7 @@ const technicianFields: Record<string, string> = {
   status: 't.status',
   formationCompleted: 't.formation_completed',
   formationStatus: 't.formation_status',
-  totalEarnings: 'trim_scale(t.total_earnings_cents::numeric / 100)',
+  totalEarnings: eurosSql('t.total_earnings_cents'),
   completedMissions: 't.completed_missions',
   createdAt: 'maillon_json_time(t.created_at)',
   updatedAt: 'maillon_json_time(t.updated_at)',

@@ -4,7 +4,7 @@ import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { jsonRowSql, jsonRowText, pageSql, pageText, pageTotal, searchPageText, whereAll, windowTotal, type SearchPageText } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, jsonRowText, pageSql, pageText, pageTotal, searchPageText, whereAll, windowTotal, type SearchPageText } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 
@@ -237,8 +237,6 @@ export interface AdminInvoiceParts {
   payoutBatchReference: string | null;
 }
 
-const euros = (cents: string) => `trim_scale(${cents}::numeric / 100)`;
-
 /** A transfer `tr` as toTransfer answers it (transferSchema). */
 const transferJsonText = jsonRowText({
   id: 'tr.id',
@@ -249,7 +247,7 @@ const transferJsonText = jsonRowText({
   invoiceRef: 'tr.invoice_ref',
   transferRef: 'tr.transfer_ref',
   bankAccountLast4: 'tr.bank_account_last4',
-  amount: euros('tr.amount_cents'),
+  amount: eurosSql('tr.amount_cents'),
   transferDate: 'maillon_json_time(tr.transfer_date)',
   createdAt: 'maillon_json_time(tr.created_at)',
 });
@@ -257,8 +255,8 @@ const transferJsonText = jsonRowText({
 /** The stored Factur-X data `e` as toEInvoice answers it: its amounts in euros in place of cents. */
 const eInvoiceJson = (e: string) => `case when jsonb_typeof(${e}) = 'object' then
   (${e} - array['taxBasisCents', 'taxCents', 'grandTotalCents', 'duePayableCents']) || jsonb_build_object(
-    'taxBasisAmount', ${euros(`(${e} ->> 'taxBasisCents')`)}, 'taxAmount', ${euros(`(${e} ->> 'taxCents')`)},
-    'grandTotalAmount', ${euros(`(${e} ->> 'grandTotalCents')`)}, 'duePayableAmount', ${euros(`(${e} ->> 'duePayableCents')`)}) end`;
+    'taxBasisAmount', ${eurosSql(`(${e} ->> 'taxBasisCents')`)}, 'taxAmount', ${eurosSql(`(${e} ->> 'taxCents')`)},
+    'grandTotalAmount', ${eurosSql(`(${e} ->> 'grandTotalCents')`)}, 'duePayableAmount', ${eurosSql(`(${e} ->> 'duePayableCents')`)}) end`;
 
 /**
  * The admin's card of an invoice `i` (its technician's names beside it) as toAdminInvoice answers it
@@ -275,10 +273,10 @@ const adminInvoiceJsonSql = jsonRowSql({
   description: 'i.description',
   reference: 'i.reference',
   progression: 'i.progression',
-  initialAmount: euros('i.initial_amount_cents'),
-  amount: euros('i.amount_cents'),
-  validatedAmount: euros('i.validated_amount_cents'),
-  batchPrice: euros('i.batch_price_cents'),
+  initialAmount: eurosSql('i.initial_amount_cents'),
+  amount: eurosSql('i.amount_cents'),
+  validatedAmount: eurosSql('i.validated_amount_cents'),
+  batchPrice: eurosSql('i.batch_price_cents'),
   invoiceDate: 'maillon_json_time(i.invoice_date)',
   dueDate: 'maillon_json_time(i.due_date)',
   paidDate: 'maillon_json_time(i.paid_date)',
