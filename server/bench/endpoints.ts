@@ -47,7 +47,7 @@ export const ENDPOINTS: Endpoint[] = [
   // A search nearly every mission matches, as a search box sends its first letters (decision 042: « plus de 1 000 »).
   { name: 'Recherche missions (large)', area: 'admin', path: () => '/api/missions?search=maintenance&limit=20', check: isArray },
   { name: 'Page des lots', area: 'admin', path: () => '/api/mission-batches?limit=20', check: isArray },
-  // The lots' search reaches their missions' fields (decision 054): « Lot 12 » finds 111 lots by their titles.
+  // The lots' search reaches their missions' fields (decisions 054, 055): « Lot 12 » finds 111 lots by their titles.
   { name: 'Recherche lots', area: 'admin', path: () => '/api/mission-batches?search=Lot%2012&limit=20', check: isArray },
   // The other lists of « Missions & Lots »: « À trier » (2 000 missions without a lot at full scale, fifty a page),
   // the missions a lot's card opens (a hundred at most), the completed missions (20 000, 24 a page), and the map of

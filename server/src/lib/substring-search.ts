@@ -71,7 +71,7 @@ export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', searc
  * indexes: decision 045) under the list's other filters `others`: the ids found, at most TOTAL_CAP + 1, and the same rows
  * as a row filter (decision 042).
  */
-export function searchedTable(table: 'devices' | 'missions' | 'mission_batches', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
+export function searchedTable(table: 'devices' | 'missions', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
   const name = sql.raw(table);
   const text = searchedText(table);
   return {
@@ -79,6 +79,24 @@ export function searchedTable(table: 'devices' | 'missions' | 'mission_batches',
     idColumn: sql`${name}.id`,
     others,
     filter: substringFilterSql(text, search),
+  };
+}
+
+/**
+ * searchPageText's parts for the admin's search of lots under the list's other filters `others` (decision 055): a lot is
+ * found by its own text (title and description, `search_text`) or by the text it keeps of its missions
+ * (`missions_search_text`, their searched texts), each on its own trigram index. Found: the lots either side finds, at
+ * most TOTAL_CAP + 1 (a BitmapOr of the two indexes); filter: either text row by row, for the walk past the cap.
+ */
+export function searchedLots(search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
+  const own = searchedText('mission_batches');
+  const theirs = sql.raw('mission_batches.missions_search_text');
+  return {
+    found: sql`select id from mission_batches
+      ${whereAll([sql`(${substringMatchSql(own, search)} or ${substringMatchSql(theirs, search)})`, ...others])} limit ${TOTAL_CAP + 1}`,
+    idColumn: sql`mission_batches.id`,
+    others,
+    filter: sql`(${substringFilterSql(own, search)} or ${substringFilterSql(theirs, search)})`,
   };
 }
 

@@ -69,13 +69,14 @@ export const missionBatches = pgTable(
     listSites: text().notNull().default('[[],[]]'),
     /**
      * The searched text of the lot's missions (their `search_text`, in id order), kept by the same triggers as the
-     * figures (maillon_refresh_lot_missions, migration 0041, decision 054): the admin's search of lots reaches them.
+     * figures (maillon_refresh_lot_missions, migration 0041, decision 054), with its own trigram index: the admin's
+     * search of lots reaches them (decision 055).
      */
     missionsSearchText: text().notNull().default(''),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    /** The admin's search of lots: its title, description and its missions' searched text (decision 054). */
-    searchText: searchText(['title', 'description', 'missions_search_text']),
+    /** The admin's search of lots, on the lot's own fields: its title and description (decision 055). */
+    searchText: searchText(['title', 'description']),
   },
   (t) => [
     check('mission_batches_visibility_check', sql.raw(`visibility in (${sqlList(BATCH_VISIBILITIES)})`)),
@@ -89,6 +90,7 @@ export const missionBatches = pgTable(
     index('mission_batches_departments_idx').using('gin', t.departments),
     index('mission_batches_tags_idx').using('gin', t.tags),
     index('mission_batches_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('mission_batches_missions_search_trgm_idx').using('gin', t.missionsSearchText.op('gin_trgm_ops')),
     uniqueIndex('mission_batches_single_system_idx').on(t.isSystem).where(sql`is_system`),
     // The lots open to applications (isOpenLot), most recent first: the technician's list and its count read only this.
     // Walked backwards for the « most recent » order (created_at desc, title, id), which Postgres's default null ordering

@@ -130,7 +130,7 @@ describe('GET /api/mission-batches: the page built by PostgreSQL (decisions 031,
   });
 });
 
-describe('GET /api/mission-batches?search=: the lot and its missions on one trigram index (decision 054)', () => {
+describe('GET /api/mission-batches?search=: the lot and the text it keeps of its missions, each on its trigram index (decisions 054, 055)', () => {
   /** Lots whose title or description, or one of whose missions' nine searched fields, contains `needle` (the rule before 054). */
   const byFields = (needle: string) => {
     const pattern = `%${needle}%`;
@@ -157,14 +157,14 @@ describe('GET /api/mission-batches?search=: the lot and its missions on one trig
       .values([
         { title: 'Tournée Croix-Rousse', description: 'Quartier « nord »', createdAt: new Date('2026-03-03T00:00:00Z') },
         { title: 'Tournée Presqu’île', createdAt: new Date('2026-03-02T00:00:00Z') },
-        { title: 'Tournée Gerland', status: 'completed', createdAt: new Date('2026-03-01T00:00:00Z') },
+        { title: 'Tournée Gerland 4417', status: 'completed', createdAt: new Date('2026-03-01T00:00:00Z') },
       ])
       .returning({ id: missionBatches.id });
     const [north, centre, done] = lots.map((l) => l.id);
     const made = await ctx.db
       .insert(missions)
       .values([
-        { title: 'Visite A', batchId: north!, status: 'active', clientName: 'Boulangerie JAUNE', serialNumber: 'SN-ÉTÉ-1' },
+        { title: 'Visite A', batchId: north!, status: 'active', clientName: 'Boulangerie JAUNE', serialNumber: 'SN-ÉTÉ-4417' },
         { title: 'Visite B', batchId: centre!, status: 'active', observations: 'Boîtier fêlé', defibrillatorModel: 'Zoll AED Plus' },
         { title: 'Visite C', batchId: done!, status: 'completed', location: '7 rue de Gerland, Lyon', visitType: 'Installation' },
       ])
@@ -172,6 +172,10 @@ describe('GET /api/mission-batches?search=: the lot and its missions on one trig
     const cases: [string, 'active' | 'completed'][] = [
       ['jaune', 'active'], ['SN-été', 'active'], ['FÊLÉ', 'active'], ['zoll', 'active'], ['croix', 'active'], ['« nord', 'active'],
       ['tournée', 'active'], ['gerland', 'completed'], ['installation', 'completed'], ['visite', 'completed'], ['absent', 'active'], ['e', 'active'],
+      // Digits give the indexes a fragment (indexedFragment): on the missions' side, then on the lot's own.
+      ['été-4417', 'active'], ['4417', 'active'], ['4417', 'completed'],
+      // The lot's own text and its missions' are two texts: a search across them finds nothing, as field by field.
+      ['« nord » visite', 'active'],
     ];
     for (const [needle, status] of cases) {
       const expected = await expectedIds(status, byFields(needle));

@@ -12,7 +12,7 @@ import { applications, missionBatches, missions, technicians } from '../../db/sc
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { eurosSql, jsonRowSql, pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
-import { searchedTable } from '../../lib/substring-search';
+import { searchedLots } from '../../lib/substring-search';
 import { lotsCountSql } from '../../lib/row-counts';
 import { completeBatch, ensureSystemLot, recomputeBatchFigures } from '../lifecycle/lifecycle.service';
 
@@ -151,9 +151,9 @@ const completedBatchJsonSql = jsonRowSql({
  * A page of lots of one status (the system lot left out), newest first, and its total, the page as JSON text (`item`).
  * Without a search, one statement: the page walks mission_batches_status_created_idx (status and `not is_system` written
  * as literals, so a generic plan still matches the partial index) and the total is the count the database keeps
- * (row_counts, decision 027). A search looks in the lot's searched text, which holds its title, description and its
- * missions' searched text (decision 054), on its trigram index: counted up to TOTAL_CAP + 1, past which the page walks
- * the order with the search as a filter (searchPageText, decision 042).
+ * (row_counts, decision 027). A search looks in the lot's own text (title, description) and in the text it keeps of its
+ * missions (decisions 054, 055), each on its trigram index: counted up to TOTAL_CAP + 1, past which the page walks the
+ * order with the search as a filter (searchPageText, decision 042).
  */
 async function listBatchesWhere(
   db: Db,
@@ -165,7 +165,7 @@ async function listBatchesWhere(
       from (select * from mission_batches ${whereAll(conditions)} order by created_at desc, id desc ${pageSql(limit, offset)}) b
       left join applications r on r.batch_id = b.id and r.status in ('Recruté', 'Terminé')
       left join technicians t on t.id = r.technician_id), '[]')`;
-  if (search) return searchPageText(db, { ...searchedTable('mission_batches', search, others), pageJson }, { limit, offset });
+  if (search) return searchPageText(db, { ...searchedLots(search, others), pageJson }, { limit, offset });
   return pageText(db, lotsCountSql(status), pageJson(others));
 }
 
