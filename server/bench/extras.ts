@@ -63,7 +63,10 @@ export async function runPostgresExtras(options: ExtrasOptions): Promise<Extras>
 
   log('capture du SQL de chaque endpoint et EXPLAIN ANALYZE…');
   const analysed = await step('capture SQL / EXPLAIN', errors, async () => {
-    const captured = await captureEndpointSql(options.databaseUrl, options.endpoints);
+    const captured = await captureEndpointSql(options.databaseUrl, options.endpoints, (message) => {
+      console.warn(message);
+      errors.push(message);
+    });
     const explained = await explainEndpoints(options.databaseUrl, captured);
     fs.mkdirSync(path.dirname(options.explainFile), { recursive: true });
     fs.writeFileSync(options.explainFile, JSON.stringify({ date: new Date().toISOString(), endpoints: explained }, null, 2));

@@ -15,15 +15,23 @@ export async function loginAs(base: string, email: string = SCALE_ADMIN_EMAIL, f
   const body = (await response.json()) as { technician: { id: string } | null };
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
   const technicianId = body.technician?.id ?? null;
-  return { cookie, technicianId, lotId: technicianId ? null : await firstLotId(base, cookie) };
+  const lotId = technicianId
+    ? null
+    : await firstLotId(async (url) => {
+        const lots = await fetch(`${base}${url}`, { headers: { cookie } });
+        return { status: lots.status, body: await lots.text() };
+      });
+  return { cookie, technicianId, lotId };
 }
 
-/** The lot the admin's « Missions & Lots » shows first (the most recent active one), whose card opens its missions. */
-async function firstLotId(base: string, cookie: string): Promise<string | null> {
-  const response = await fetch(`${base}/api/mission-batches?limit=1`, { headers: { cookie } });
-  if (!response.ok) throw new Error(`lots: ${response.status} ${await response.text()}`);
-  const [lot] = (await response.json()) as { id: string }[];
-  return lot?.id ?? null;
+/**
+ * The lot the admin's « Missions & Lots » shows first (the most recent active one), whose card opens its missions.
+ * `get` answers a GET of the admin's: over HTTP for the load, through inject for the SQL capture (sql-capture.ts).
+ */
+export async function firstLotId(get: (url: string) => Promise<{ status: number; body: string }>): Promise<string | null> {
+  const { status, body } = await get('/api/mission-batches?limit=1');
+  if (status !== 200) throw new Error(`lots : ${status} ${body}`);
+  return (JSON.parse(body) as { id: string }[])[0]?.id ?? null;
 }
 
 /** `count` technicians of the scale seed, every seventh (tech7, tech14…): homes spread over its departments. */

@@ -13,6 +13,7 @@ import { openPostgres } from '../src/db/client';
 import { SESSION_COOKIE } from '../src/plugins/access';
 import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD } from '../src/db/seed/scale';
 import { endpointRequests, type Endpoint, type Session } from './endpoints';
+import { firstLotId } from './sessions';
 
 export interface CapturedQuery {
   sql: string;
@@ -56,17 +57,21 @@ async function login(app: FastifyInstance, email: string, address: string): Prom
   const body = response.json<{ technician: { id: string } | null }>();
   const session = `${SESSION_COOKIE}=${cookie.value}`;
   const technicianId = body.technician?.id ?? null;
-  return { cookie: session, technicianId, lotId: technicianId ? null : await firstLotId(app, session) };
+  // The lot whose card the load opens, found as loginAs finds it (sessions.ts).
+  const lotId = technicianId
+    ? null
+    : await firstLotId(async (url) => {
+        const lots = await app.inject({ method: 'GET', url, headers: { cookie: session } });
+        return { status: lots.statusCode, body: lots.body };
+      });
+  return { cookie: session, technicianId, lotId };
 }
 
-/** The lot « Missions & Lots » shows first, as loginAs finds it for the load (sessions.ts): its card lists its missions. */
-async function firstLotId(app: FastifyInstance, cookie: string): Promise<string | null> {
-  const response = await app.inject({ method: 'GET', url: '/api/mission-batches?limit=1', headers: { cookie } });
-  if (response.statusCode !== 200) throw new Error(`capture SQL : lots : ${response.statusCode} ${response.body}`);
-  return response.json<{ id: string }[]>()[0]?.id ?? null;
-}
-
-export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoint[]): Promise<CapturedEndpoint[]> {
+/**
+ * The SQL of each endpoint, requested once. An endpoint that does not answer 200 is left out and told to `skipped`, so
+ * one broken read costs the run its own ceiling and plan, not every other's (20:50's run lost them all to one).
+ */
+export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoint[], skipped: (message: string) => void): Promise<CapturedEndpoint[]> {
   let current: CapturedQuery[] | null = null;
   const database = openPostgres(databaseUrl, 2, {
     logQuery: (sql, params) => {
@@ -89,8 +94,10 @@ export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoin
       current = queries;
       const response = await app.inject({ method: 'GET', url, headers: endpointRequests(endpoint, [session])[0]!.headers });
       current = null;
-      if (response.statusCode !== 200)
-        throw new Error(`capture SQL : ${endpoint.name} : ${response.statusCode} ${response.body}`);
+      if (response.statusCode !== 200) {
+        skipped(`capture SQL : ${endpoint.name} laissé de côté : ${response.statusCode} ${response.body.slice(0, 300)}`);
+        continue;
+      }
       const main = queries.filter((q) => !SESSION_SQL.test(q.sql));
       captured.push({
         name: endpoint.name,
