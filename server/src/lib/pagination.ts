@@ -46,6 +46,11 @@ export interface SearchedList {
   others: SQL[];
   /** The same rows as `found` (without its limit), as a row filter: substringFilterSql. */
   filter: SQL;
+  /**
+   * `found` is planned on every call, with its pattern (a search of words only: substringMatchSql). Its ids are then read
+   * alone, and the page from them by a statement of its own, which keeps its generic plan.
+   */
+  plannedEachCall: boolean;
   /** The page under `conditions`, in the list's order, as one JSON value (decision 031). */
   pageJson: (conditions: SQL[]) => SQL;
 }
@@ -60,11 +65,7 @@ export interface SearchedList {
  * decision 049) never parses it.
  */
 export async function searchPageText(db: DbOrTx, list: SearchedList, page: { limit: number; offset: number }): Promise<SearchPageText> {
-  const first = (
-    await db.execute<{ total: number; page: string | null }>(sql`
-      with found as materialized (${list.found}), counted as (select count(*)::int as n from found)
-      select n as total, case when n <= ${TOTAL_CAP} then (${list.pageJson([sql`${list.idColumn} in (select id from found)`])})::text end as page from counted`)
-  ).rows[0]!;
+  const first = list.plannedEachCall ? await foundThenPage(db, list) : await foundWithPage(db, list);
   const total = Number(first.total);
   if (total <= TOTAL_CAP) return { json: first.page ?? '[]', total, capped: false };
   // The page is read once (materialized) for its text and its length.
@@ -76,6 +77,33 @@ export async function searchPageText(db: DbOrTx, list: SearchedList, page: { lim
   // A page that holds the list's last rows gives its size; an empty page past the end does not.
   const end = length > 0 && length < page.limit && page.offset + length > TOTAL_CAP;
   return { json, total: end ? page.offset + length : TOTAL_CAP, capped: !end };
+}
+
+/** searchPageText's count of the found rows, with their page when they are at most TOTAL_CAP: one statement. */
+async function foundWithPage(db: DbOrTx, list: SearchedList): Promise<{ total: number; page: string | null }> {
+  return (
+    await db.execute<{ total: number; page: string | null }>(sql`
+      with found as materialized (${list.found}), counted as (select count(*)::int as n from found)
+      select n as total, case when n <= ${TOTAL_CAP} then (${list.pageJson([sql`${list.idColumn} in (select id from found)`])})::text end as page from counted`)
+  ).rows[0]!;
+}
+
+/**
+ * The same for a search planned on every call (decision 055): planned in the same statement, the page's cards would be
+ * planned on every call too (0.6–0.7 ms for a page of lots). The found ids come back as the text of a uuid array
+ * (only when they are at most TOTAL_CAP), and the page is read from them by a statement that keeps its generic plan.
+ */
+async function foundThenPage(db: DbOrTx, list: SearchedList): Promise<{ total: number; page: string | null }> {
+  const found = (
+    await db.execute<{ total: number; ids: string | null }>(sql`
+      select count(*)::int as total, case when count(*) <= ${TOTAL_CAP} then array_agg(id)::text end as ids from (${list.found}) found`)
+  ).rows[0]!;
+  if (Number(found.total) > TOTAL_CAP) return { total: found.total, page: null };
+  if (Number(found.total) === 0) return { total: 0, page: '[]' };
+  const { page } = (
+    await db.execute<{ page: string }>(sql`select (${list.pageJson([sql`${list.idColumn} = any(${found.ids ?? '{}'}::uuid[])`])})::text as page`)
+  ).rows[0]!;
+  return { total: found.total, page };
 }
 
 /**

@@ -39,6 +39,9 @@ export function substringMatchSql(text: SQL, search: string): SQL {
   return fragment === needle ? indexed : sql`(${indexed} and strpos(${text}, (select ${needle}::text)) > 0)`;
 }
 
+/** substringMatchSql(…, `search`) is planned on every call: a search without a fragment for the index. */
+export const plannedEachCall = (search: string): boolean => indexedFragment(search.toLowerCase()) === null;
+
 /**
  * `text` contains `search`, case-insensitively, checked row by row: strpos, which no trigram index takes, so a
  * statement ordered by another index walks that index with this as a filter and stops after its page. The plan for a
@@ -79,6 +82,7 @@ export function searchedTable(table: 'devices' | 'missions', search: string, oth
     idColumn: sql`${name}.id`,
     others,
     filter: substringFilterSql(text, search),
+    plannedEachCall: plannedEachCall(search),
   };
 }
 
@@ -97,6 +101,7 @@ export function searchedLots(search: string, others: SQL[]): Omit<SearchedList, 
     idColumn: sql`mission_batches.id`,
     others,
     filter: sql`(${substringFilterSql(own, search)} or ${substringFilterSql(theirs, search)})`,
+    plannedEachCall: plannedEachCall(search),
   };
 }
 
@@ -118,5 +123,6 @@ export function searchedWithTechnician(table: 'invoices' | 'shipments', search: 
     others,
     filter: sql`(${substringFilterSql(own, search)}
       or exists (select 1 from technicians mt where mt.id = ${name}.technician_id and ${substringFilterSql(searchedText('mt'), search)}))`,
+    plannedEachCall: plannedEachCall(search),
   };
 }
