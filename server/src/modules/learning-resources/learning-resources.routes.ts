@@ -8,7 +8,8 @@ import {
   resourceViewsQuerySchema,
 } from '@maillon/common/schemas/learning-resources';
 import { assertTechnicianSelf, requireAuth } from '../../plugins/access';
-import { listLearningResources, listResourceViews, recordResourceView } from './learning-resources.service';
+import { sendJsonText } from '../../lib/pagination';
+import { listLearningResourcesText, listResourceViewsText, recordResourceView } from './learning-resources.service';
 
 const idParams = z.object({ id: z.string().uuid('Identifiant invalide') });
 
@@ -23,7 +24,7 @@ export const learningResourcesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(learningResourceSchema) },
       },
     },
-    async (request) => listLearningResources(app.db, { search: request.query.search || undefined }),
+    async (request, reply) => sendJsonText(reply, await listLearningResourcesText(app.db, { search: request.query.search || undefined })),
   );
 
   app.post(
@@ -44,9 +45,9 @@ export const learningResourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'technician-or-admin', cache: true },
       schema: { querystring: resourceViewsQuerySchema, response: { 200: z.array(resourceViewSchema) } },
     },
-    async (request) => {
+    async (request, reply) => {
       assertTechnicianSelf(requireAuth(request), request.query.technicianId);
-      return listResourceViews(app.db, { technicianId: request.query.technicianId });
+      return sendJsonText(reply, await listResourceViewsText(app.db, { technicianId: request.query.technicianId }));
     },
   );
 };

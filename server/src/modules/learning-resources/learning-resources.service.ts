@@ -1,9 +1,9 @@
-import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
-import type { LearningResource, RecordViewResponse, ResourceView } from '@maillon/common/schemas/learning-resources';
+import { and, eq, sql } from 'drizzle-orm';
+import type { RecordViewResponse, ResourceView } from '@maillon/common/schemas/learning-resources';
 import type { Db } from '../../db/client';
 import { learningResources, resourceViews, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { likePattern } from '../../lib/pagination';
+import { jsonRowSql, likePattern } from '../../lib/pagination';
 import { syncFormation } from '../lifecycle/lifecycle.service';
 
 type ViewRow = typeof resourceViews.$inferSelect;
@@ -12,31 +12,36 @@ function toView(row: Pick<ViewRow, 'id' | 'resourceId' | 'technicianId' | 'viewe
   return { id: row.id, resourceId: row.resourceId, technicianId: row.technicianId, viewedAt: row.viewedAt.toISOString() };
 }
 
-/** Every current training module, oldest first (the order of the course), then by title. */
-export async function listLearningResources(db: Db, { search }: { search?: string | undefined }): Promise<LearningResource[]> {
-  const rows = await db
-    .select({
-      id: learningResources.id,
-      title: learningResources.title,
-      description: learningResources.description,
-      type: learningResources.type,
-      url: learningResources.url,
-      duration: learningResources.duration,
-      createdAt: learningResources.createdAt,
-    })
-    .from(learningResources)
-    .where(search ? or(ilike(learningResources.title, likePattern(search)), ilike(learningResources.description, likePattern(search))) : undefined)
-    .orderBy(asc(learningResources.createdAt), asc(learningResources.title), asc(learningResources.id));
-  return rows.map((r) => ({ ...r, type: r.type as LearningResource['type'], createdAt: r.createdAt.toISOString() }));
+/** A module as LearningResource, a row of the JSON PostgreSQL writes (decision 049). */
+const resourceJson = jsonRowSql({
+  id: 'r.id',
+  title: 'r.title',
+  description: 'r.description',
+  type: 'r.type',
+  url: 'r.url',
+  duration: 'r.duration',
+  createdAt: 'maillon_json_time(r.created_at)',
+});
+
+/**
+ * Every current training module, oldest first (the order of the course), then by title, as the JSON text the route
+ * sends (decision 049): one statement, nothing parsed or serialised in Node.
+ */
+export async function listLearningResourcesText(db: Db, { search }: { search?: string | undefined }): Promise<string> {
+  const pattern = search ? likePattern(search) : null;
+  const { rows } = await db.execute<{ json: string }>(sql`
+    select coalesce(json_agg(${resourceJson} order by r.created_at, r.title, r.id), '[]')::text as json
+    from learning_resources r
+    ${pattern === null ? sql`` : sql`where r.title ilike ${pattern} or r.description ilike ${pattern}`}`);
+  return rows[0]!.json;
 }
 
-export async function listResourceViews(db: Db, { technicianId }: { technicianId: string }): Promise<ResourceView[]> {
-  const rows = await db
-    .select({ id: resourceViews.id, resourceId: resourceViews.resourceId, technicianId: resourceViews.technicianId, viewedAt: resourceViews.viewedAt })
-    .from(resourceViews)
-    .where(eq(resourceViews.technicianId, technicianId))
-    .orderBy(asc(resourceViews.viewedAt));
-  return rows.map(toView);
+/** The modules a technician opened, first opened first, as the JSON text the route sends (ResourceView, decision 049). */
+export async function listResourceViewsText(db: Db, { technicianId }: { technicianId: string }): Promise<string> {
+  const view = jsonRowSql({ id: 'v.id', resourceId: 'v.resource_id', technicianId: 'v.technician_id', viewedAt: 'maillon_json_time(v.viewed_at)' });
+  const { rows } = await db.execute<{ json: string }>(sql`
+    select coalesce(json_agg(${view} order by v.viewed_at, v.id), '[]')::text as json from resource_views v where v.technician_id = ${technicianId}`);
+  return rows[0]!.json;
 }
 
 /**

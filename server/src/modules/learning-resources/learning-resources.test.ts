@@ -39,19 +39,44 @@ afterAll(async () => {
 const viewUrl = (id: string) => `/api/learning-resources/${id}/view`;
 
 describe('GET /api/learning-resources', () => {
+  // The list is the JSON PostgreSQL writes (decision 049): parsed with the schema made strict, so a key too many or a
+  // date written another way fails here.
+  const strictList = learningResourceSchema.strict().array();
+  const first = () => ({
+    id: resourceIds[0],
+    title: 'La chaîne de survie',
+    description: 'Les quatre maillons',
+    type: 'video',
+    url: 'https://a.test',
+    duration: 8,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
+  const second = () => ({
+    id: resourceIds[1],
+    title: 'Réglementation',
+    description: 'Obligations des ERP',
+    type: 'pdf',
+    url: 'https://b.test',
+    duration: 15,
+    createdAt: '2026-01-02T00:00:00.000Z',
+  });
+
   it('lists the modules in course order for any signed-in account', async () => {
     for (const cookie of [cookieA, cookieAdmin]) {
       const response = await as(ctx.app, cookie)({ method: 'GET', url: '/api/learning-resources' });
       expect(response.statusCode).toBe(200);
-      const body = learningResourceSchema.array().parse(response.json());
-      expect(body.map((r) => r.title)).toEqual(['La chaîne de survie', 'Réglementation']);
-      expect(body[0]).toMatchObject({ type: 'video', duration: 8, url: 'https://a.test' });
+      expect(strictList.parse(response.json())).toEqual([first(), second()]);
     }
   });
 
-  it('filters by text', async () => {
-    const response = await as(ctx.app, cookieAdmin)({ method: 'GET', url: '/api/learning-resources?search=erp' });
-    expect(response.json().map((r: { title: string }) => r.title)).toEqual(['Réglementation']);
+  it('filters by text in the title or the description, case-insensitively', async () => {
+    const byDescription = await as(ctx.app, cookieAdmin)({ method: 'GET', url: '/api/learning-resources?search=erp' });
+    expect(strictList.parse(byDescription.json())).toEqual([second()]);
+    const byTitle = await as(ctx.app, cookieA)({ method: 'GET', url: '/api/learning-resources?search=CHAÎNE' });
+    expect(strictList.parse(byTitle.json())).toEqual([first()]);
+    const none = await as(ctx.app, cookieA)({ method: 'GET', url: '/api/learning-resources?search=100%25' });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual([]);
   });
 
   it('answers 401 without a session', async () => {
@@ -128,7 +153,13 @@ describe('GET /api/resource-views', () => {
   it("lists the technician's own views, and any technician's for the admin", async () => {
     const own = await as(ctx.app, cookieA)({ method: 'GET', url: `/api/resource-views?technicianId=${techA.technician.id}` });
     expect(own.statusCode).toBe(200);
-    const views = resourceViewSchema.array().parse(own.json());
+    const views = resourceViewSchema.strict().array().parse(own.json());
+    const rows = await ctx.db.select().from(resourceViews).where(eq(resourceViews.technicianId, techA.technician.id));
+    // First opened first, each as its row, its date as the other answers write dates.
+    const expected = rows
+      .sort((a, b) => a.viewedAt.getTime() - b.viewedAt.getTime() || a.id.localeCompare(b.id))
+      .map((r) => ({ id: r.id, resourceId: r.resourceId, technicianId: r.technicianId, viewedAt: r.viewedAt.toISOString() }));
+    expect(views).toEqual(expected);
     expect(views.map((v) => v.resourceId).sort()).toEqual([...resourceIds].sort());
     const admin = await as(ctx.app, cookieAdmin)({ method: 'GET', url: `/api/resource-views?technicianId=${techA.technician.id}` });
     expect(admin.json()).toHaveLength(2);
