@@ -98,12 +98,13 @@ async function foundThenPage(db: DbOrTx, list: SearchedList): Promise<{ total: n
     await db.execute<{ total: number; ids: string | null }>(sql`
       select count(*)::int as total, case when count(*) <= ${TOTAL_CAP} then array_agg(id)::text end as ids from (${list.found}) found`)
   ).rows[0]!;
-  if (Number(found.total) > TOTAL_CAP) return { total: found.total, page: null };
-  if (Number(found.total) === 0) return { total: 0, page: '[]' };
+  const total = Number(found.total);
+  if (total > TOTAL_CAP) return { total, page: null };
+  if (total === 0) return { total, page: '[]' };
   const { page } = (
     await db.execute<{ page: string }>(sql`select (${list.pageJson([sql`${list.idColumn} = any(${found.ids ?? '{}'}::uuid[])`])})::text as page`)
   ).rows[0]!;
-  return { total: found.total, page };
+  return { total, page };
 }
 
 /**

@@ -72,16 +72,23 @@ export function matchingWithTechnicianSql(table: 'invoices' | 'shipments', searc
 /**
  * searchPageText's parts for a search of `table`'s own searched text (its kept `search_text` column, which its trigram index
  * indexes: decision 045) under the list's other filters `others`: the ids found, at most TOTAL_CAP + 1, and the same rows
- * as a row filter (decision 042).
+ * as a row filter (decision 042). `texts`: the row's texts searched, each with its trigram index, when it has more than
+ * its `search_text` (searchedLots).
  */
-export function searchedTable(table: 'devices' | 'missions', search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
+export function searchedTable(
+  table: 'devices' | 'missions' | 'mission_batches',
+  search: string,
+  others: SQL[],
+  texts: SQL[] = [searchedText(table)],
+): Omit<SearchedList, 'pageJson'> {
   const name = sql.raw(table);
-  const text = searchedText(table);
+  // A row is found when any of its texts holds the search: one index each, joined by `or` (a BitmapOr).
+  const any = (holds: (text: SQL) => SQL) => (texts.length === 1 ? holds(texts[0]!) : sql`(${sql.join(texts.map(holds), sql` or `)})`);
   return {
-    found: sql`select id from ${name} ${whereAll([substringMatchSql(text, search), ...others])} limit ${TOTAL_CAP + 1}`,
+    found: sql`select id from ${name} ${whereAll([any((text) => substringMatchSql(text, search)), ...others])} limit ${TOTAL_CAP + 1}`,
     idColumn: sql`${name}.id`,
     others,
-    filter: substringFilterSql(text, search),
+    filter: any((text) => substringFilterSql(text, search)),
     plannedEachCall: plannedEachCall(search),
   };
 }
@@ -89,21 +96,10 @@ export function searchedTable(table: 'devices' | 'missions', search: string, oth
 /**
  * searchPageText's parts for the admin's search of lots under the list's other filters `others` (decision 055): a lot is
  * found by its own text (title and description, `search_text`) or by the text it keeps of its missions
- * (`missions_search_text`, their searched texts), each on its own trigram index. Found: the lots either side finds, at
- * most TOTAL_CAP + 1 (a BitmapOr of the two indexes); filter: either text row by row, for the walk past the cap.
+ * (`missions_search_text`, their searched texts), each on its own trigram index.
  */
-export function searchedLots(search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> {
-  const own = searchedText('mission_batches');
-  const theirs = sql.raw('mission_batches.missions_search_text');
-  return {
-    found: sql`select id from mission_batches
-      ${whereAll([sql`(${substringMatchSql(own, search)} or ${substringMatchSql(theirs, search)})`, ...others])} limit ${TOTAL_CAP + 1}`,
-    idColumn: sql`mission_batches.id`,
-    others,
-    filter: sql`(${substringFilterSql(own, search)} or ${substringFilterSql(theirs, search)})`,
-    plannedEachCall: plannedEachCall(search),
-  };
-}
+export const searchedLots = (search: string, others: SQL[]): Omit<SearchedList, 'pageJson'> =>
+  searchedTable('mission_batches', search, others, [searchedText('mission_batches'), sql.raw('mission_batches.missions_search_text')]);
 
 /**
  * searchPageText's parts for a search of `table`'s own text or its technician's (matchingWithTechnicianSql), under the
