@@ -5,7 +5,7 @@ import type { Application, ApplicationPillCounts, TreatedDevice } from '@maillon
 import type { Db, Tx } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { PART_SEPARATOR, pageTotal, windowTotal } from '../../lib/pagination';
+import { eurosSql, PART_SEPARATOR, pageTotal, windowTotal } from '../../lib/pagination';
 import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
 import { RECRUITED } from '../lifecycle/lifecycle.service';
 import { sortedModels } from '../mission-batches/mission-batches.service';
@@ -194,19 +194,19 @@ const applicationPartsSql = sql<string>`
     'appliedAt', maillon_json_time(applications.applied_at),
     'adminComment', applications.admin_comment,
     'finalRevenue', case when applications.status = 'Terminé'
-      then trim_scale(mission_batches.amount_per_defib_cents::numeric * mission_batches.defibrillators_done / 100) end
+      then ${sql.raw(eurosSql('mission_batches.amount_per_defib_cents::numeric * mission_batches.defibrillators_done'))} end
   )::text || chr(31) || json_build_object(
     'id', mission_batches.id,
     'title', mission_batches.title,
     'description', maillon_lot_description(mission_batches.description),
-    'price', trim_scale(mission_batches.price_cents::numeric / 100),
+    'price', ${sql.raw(eurosSql('mission_batches.price_cents'))},
     'departments', mission_batches.departments,
     'tags', mission_batches.tags,
     'deadline', maillon_json_time(mission_batches.deadline),
     'status', mission_batches.status,
     'defibrillatorCount', case when mission_batches.status = 'completed' then mission_batches.defibrillators_sum else mission_batches.mission_count end,
     'defibrillatorsDone', mission_batches.defibrillators_done,
-    'amountPerDefib', trim_scale(mission_batches.amount_per_defib_cents::numeric / 100),
+    'amountPerDefib', ${sql.raw(eurosSql('mission_batches.amount_per_defib_cents'))},
     'candidateCount', mission_batches.application_count
   )::text || chr(31) || array_to_json(mission_batches.mission_models)::text`;
 

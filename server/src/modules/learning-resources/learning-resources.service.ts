@@ -23,6 +23,9 @@ const resourceJson = jsonRowSql({
   createdAt: 'maillon_json_time(r.created_at)',
 });
 
+/** A module opened, as ResourceView (toView), a row of the JSON PostgreSQL writes. */
+const viewJson = jsonRowSql({ id: 'v.id', resourceId: 'v.resource_id', technicianId: 'v.technician_id', viewedAt: 'maillon_json_time(v.viewed_at)' });
+
 /**
  * Every current training module, oldest first (the order of the course), then by title, as the JSON text the route
  * sends (decision 049): one statement, nothing parsed or serialised in Node.
@@ -38,9 +41,8 @@ export async function listLearningResourcesText(db: Db, { search }: { search?: s
 
 /** The modules a technician opened, first opened first, as the JSON text the route sends (ResourceView, decision 049). */
 export async function listResourceViewsText(db: Db, { technicianId }: { technicianId: string }): Promise<string> {
-  const view = jsonRowSql({ id: 'v.id', resourceId: 'v.resource_id', technicianId: 'v.technician_id', viewedAt: 'maillon_json_time(v.viewed_at)' });
   const { rows } = await db.execute<{ json: string }>(sql`
-    select coalesce(json_agg(${view} order by v.viewed_at, v.id), '[]')::text as json from resource_views v where v.technician_id = ${technicianId}`);
+    select coalesce(json_agg(${viewJson} order by v.viewed_at, v.id), '[]')::text as json from resource_views v where v.technician_id = ${technicianId}`);
   return rows[0]!.json;
 }
 
