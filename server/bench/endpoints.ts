@@ -69,6 +69,9 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Page des techniciens (écran admin)', area: 'admin', path: () => '/api/technicians/enhanced?status=active&limit=10', check: isArray },
   { name: 'Page des factures', area: 'admin', path: () => '/api/invoices?limit=20', check: isArray },
   { name: 'Page des expéditions', area: 'admin', path: () => '/api/shipments/admin?limit=20', check: isArray },
+  // Expéditions' proposals: every active lot with a recruit (200 at most, 2 000 visits at full scale) and the parts its
+  // devices need before their visit, computed on each read from the registry's expiry dates (decisions 026 and 057).
+  { name: 'Propositions de colis', area: 'admin', path: () => '/api/admin/parts/proposals', check: isArray },
   // The admin's map of Missions & Lots (decision 025) as it opens (every « À trier » and active-lot mission, at most
   // 3 000 markers), then after « Chercher dans cette zone » over Paris.
   { name: 'Carte des missions', area: 'admin', path: () => '/api/missions/map?scope=all', check: hasKeys('missions', 'lots', 'more', 'clusters') },

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { ConsumableKind, ShipmentStatus } from '@maillon/common/enums';
 import type { DbOrTx } from '../../db/client';
 import {
@@ -12,7 +11,6 @@ import {
   partsSettings,
   shipmentParts,
   shipments,
-  technicianMissionData,
   technicians,
   visitReports,
 } from '../../db/schema';
@@ -86,9 +84,12 @@ export async function lockLot(tx: DbOrTx, batchId: string) {
   await tx.execute(sql`select id from mission_batches where id = ${batchId} for update`);
 }
 
+/** A lot's deadline as its day in France (YYYY-MM-DD), written by PostgreSQL like the visits' planned days. */
+const deadlineDay = sql<string | null>`to_char(${missionBatches.deadline} at time zone 'Europe/Paris', 'YYYY-MM-DD')`;
+
 export async function findLot(tx: DbOrTx, batchId: string) {
   const [lot] = await tx
-    .select({ id: missionBatches.id, title: missionBatches.title, deadline: missionBatches.deadline, isSystem: missionBatches.isSystem })
+    .select({ id: missionBatches.id, title: missionBatches.title, deadlineDay, isSystem: missionBatches.isSystem })
     .from(missionBatches)
     .where(eq(missionBatches.id, batchId))
     .limit(1);
@@ -113,90 +114,90 @@ export async function findLotRecruit(tx: DbOrTx, batchId: string) {
   return row ?? null;
 }
 
-/** What a visit needs of its device. */
-const visitDeviceColumns = {
-  deviceId: devices.id,
-  serialNumber: devices.serialNumber,
-  siteName: devices.siteName,
-  manufacturer: devices.manufacturer,
-  model: devices.model,
-  batteryExpiry: devices.batteryExpiry,
-  adultPadsExpiry: devices.adultPadsExpiry,
-  pediatricPadsPresent: devices.pediatricPadsPresent,
-  pediatricPadsExpiry: devices.pediatricPadsExpiry,
-};
+/** A lot and its recruited technician (null: nobody recruited, so no visit is planned or done). */
+export interface LotWithRecruit {
+  batchId: string;
+  technicianId: string | null;
+}
 
-const visitMissionColumns = {
-  batchId: missions.batchId,
-  missionId: missions.id,
-  missionSerial: missions.serialNumber,
-  clientName: missions.clientName,
-  missionModel: missions.defibrillatorModel,
-  plannedVisitDate: technicianMissionData.plannedVisitDate,
-  isCompleted: technicianMissionData.isCompleted,
-};
-
-const visitColumns = { ...visitMissionColumns, ...visitDeviceColumns };
-
-/** The lot's visits with their device and the recruit's planned day and progress. */
-export async function listLotVisits(tx: DbOrTx, batchId: string, technicianId: string | null) {
-  return tx
-    .select(visitColumns)
-    .from(missions)
-    .leftJoin(devices, eq(devices.id, missions.deviceId))
-    .leftJoin(
-      technicianMissionData,
-      and(
-        eq(technicianMissionData.missionId, missions.id),
-        technicianId ? eq(technicianMissionData.technicianId, technicianId) : sql`false`,
-      ),
-    )
-    .where(eq(missions.batchId, batchId))
-    .orderBy(asc(missions.createdAt), asc(missions.id));
+/** A visit still to do, with what it needs of its device; dates as written in SQL (days YYYY-MM-DD, in France). */
+export interface PendingVisit {
+  batchId: string;
+  missionId: string;
+  missionSerial: string | null;
+  clientName: string | null;
+  missionModel: string | null;
+  /** The recruit's planned day, in France. */
+  plannedVisitDay: string | null;
+  deviceId: string | null;
+  serialNumber: string | null;
+  siteName: string | null;
+  manufacturer: string | null;
+  model: string | null;
+  batteryExpiry: string | null;
+  adultPadsExpiry: string | null;
+  pediatricPadsPresent: boolean | null;
+  pediatricPadsExpiry: string | null;
 }
 
 /**
- * What computeLotParts reads for one lot, for many lots in one statement each (Expéditions lists up to 200 lots: one
- * lot at a time was 1 400 statements, 577 ms at full scale; decision 039).
+ * The visits each lot's recruit has still to do, with their device: one statement for one lot (a lot's parts) or for
+ * the 200 of Expéditions (2 000 visits at full scale). The lots and their recruits come in as two arrays: joined on
+ * the applications instead, PostgreSQL hashed every recruit of the base (4 000) for 200 lots. Each device is read on
+ * its primary key (`limit 1` keeps the lookup a lateral one: joined, the 2 000 visits were planned as a hash of all
+ * 100 000 devices, decision 039). The planned day is written in SQL, in France, like the expiry dates, so Node reads
+ * no instant.
+ */
+export async function listPendingVisits(tx: DbOrTx, lots: readonly LotWithRecruit[]): Promise<PendingVisit[]> {
+  if (lots.length === 0) return [];
+  const batchIds = lots.map((lot) => lot.batchId);
+  const technicianIds = lots.map((lot) => lot.technicianId);
+  const result = await tx.execute<PendingVisit & Record<string, unknown>>(sql`
+    select m.batch_id as "batchId", m.id as "missionId", m.serial_number as "missionSerial", m.client_name as "clientName",
+      m.defibrillator_model as "missionModel",
+      to_char(tmd.planned_visit_date at time zone 'Europe/Paris', 'YYYY-MM-DD') as "plannedVisitDay",
+      d.id as "deviceId", d.serial_number as "serialNumber", d.site_name as "siteName", d.manufacturer, d.model,
+      d.battery_expiry as "batteryExpiry", d.adult_pads_expiry as "adultPadsExpiry",
+      d.pediatric_pads_present as "pediatricPadsPresent", d.pediatric_pads_expiry as "pediatricPadsExpiry"
+    from unnest(${sql.param(batchIds)}::uuid[], ${sql.param(technicianIds)}::uuid[]) as lot(batch_id, technician_id)
+    join missions m on m.batch_id = lot.batch_id
+    left join lateral (
+      select id, serial_number, site_name, manufacturer, model, battery_expiry, adult_pads_expiry, pediatric_pads_present, pediatric_pads_expiry
+      from devices where devices.id = m.device_id limit 1
+    ) d on true
+    left join technician_mission_data tmd on tmd.mission_id = m.id and tmd.technician_id = lot.technician_id
+    where tmd.is_completed is not true
+    order by m.batch_id, m.created_at, m.id`);
+  return result.rows;
+}
+
+/**
+ * What a lot's parts need besides its visits, for many lots in one statement each (Expéditions lists up to 200 lots:
+ * one lot at a time was 1 400 statements, 577 ms at full scale; decision 039).
  */
 export async function readLotsForParts(tx: DbOrTx, batchIds: string[]) {
-  if (batchIds.length === 0) return { recruits: [], proposed: [], shipped: new Set<string>(), visits: [] };
+  if (batchIds.length === 0) return { recruits: [], proposed: [], shipped: new Set<string>() };
+  // One array parameter, not 200: the query builder wrote and the server parsed each id of each statement.
+  const ofLots = (column: typeof applications.batchId | typeof lotPartShipments.batchId | typeof shipments.batchId) =>
+    sql`${column} = any(${sql.param(batchIds)}::uuid[])`;
   const recruits = await tx
     .select({ batchId: applications.batchId, ...recruitColumns })
     .from(applications)
     .innerJoin(technicians, eq(technicians.id, applications.technicianId))
-    .where(and(inArray(applications.batchId, batchIds), inArray(applications.status, [...RECRUITED])));
+    .where(and(ofLots(applications.batchId), inArray(applications.status, [...RECRUITED])));
   const proposed = await tx
     .select({ batchId: lotPartShipments.batchId, id: shipments.id, status: shipments.status, shippedDate: shipments.shippedDate })
     .from(lotPartShipments)
     .innerJoin(shipments, eq(shipments.id, lotPartShipments.shipmentId))
-    .where(inArray(lotPartShipments.batchId, batchIds));
+    .where(ofLots(lotPartShipments.batchId));
   const shipped = await tx
     .selectDistinct({ batchId: shipments.batchId })
     .from(shipments)
-    .where(and(inArray(shipments.batchId, batchIds), inArray(shipments.status, ['in_transit', 'delivered'])));
-  // Each lot's recruit (one at most: applications_one_recruit_per_batch_idx) brings its planned days and progress.
-  const recruit = alias(applications, 'recruit');
-  // Each visit's device read on its primary key: joined, the 2 000 visits of 200 lots were planned as a hash of all
-  // 100 000 devices (74 ms at full scale, 31 ms this way). `limit 1` keeps the lookup a lateral one.
-  const device = tx.select(visitDeviceColumns).from(devices).where(eq(devices.id, missions.deviceId)).limit(1).as('device');
-  // The same columns as listLotVisits, read from the subquery.
-  const deviceFields = Object.fromEntries(Object.keys(visitDeviceColumns).map((key) => [key, device[key as keyof typeof visitDeviceColumns]])) as {
-    [K in keyof typeof visitDeviceColumns]: (typeof device)[K];
-  };
-  const visits = await tx
-    .select({ ...visitMissionColumns, ...deviceFields })
-    .from(missions)
-    .leftJoinLateral(device, sql`true`)
-    .leftJoin(recruit, and(eq(recruit.batchId, missions.batchId), inArray(recruit.status, [...RECRUITED])))
-    .leftJoin(technicianMissionData, and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, recruit.technicianId)))
-    .where(inArray(missions.batchId, batchIds))
-    .orderBy(asc(missions.batchId), asc(missions.createdAt), asc(missions.id));
+    .where(and(ofLots(shipments.batchId), inArray(shipments.status, ['in_transit', 'delivered'])));
   return {
     recruits,
     proposed: proposed.map((row) => ({ ...row, status: row.status as ShipmentStatus })),
     shipped: new Set(shipped.map((row) => row.batchId).filter((id): id is string => id !== null)),
-    visits,
   };
 }
 
@@ -238,11 +239,12 @@ export async function insertShipmentParts(
 /**
  * Active lots with a recruit: the lots whose parcel can be proposed (Expéditions). The lot's kept `has_recruit` (« Recruté »
  * or « Terminé », migration 0017) lets the title order be walked on mission_batches_recruited_title_idx; the join keeps
- * « Recruté ». Reading every active lot to sort them took 56 ms at full scale.
+ * « Recruté ». Reading every active lot to sort them took 56 ms at full scale. Each lot comes with its recruit, whose
+ * visits to do listPendingVisits reads.
  */
 export async function listLotsWithRecruit(tx: DbOrTx) {
   return tx
-    .select({ id: missionBatches.id, title: missionBatches.title, deadline: missionBatches.deadline })
+    .select({ id: missionBatches.id, title: missionBatches.title, deadlineDay, technicianId: applications.technicianId })
     .from(missionBatches)
     .innerJoin(applications, lotsWithRecruit.recruitOfLot)
     .where(lotsWithRecruit.lotIsActiveWithRecruit)

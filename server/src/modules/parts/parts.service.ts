@@ -95,54 +95,88 @@ export async function deleteConsumable(db: Db, actorUserId: string, id: string):
 
 // ---------- Needs per lot and the proposed parcel ----------
 
-type Visit = Awaited<ReturnType<typeof repo.listLotVisits>>[number];
+type Visit = repo.PendingVisit;
 
-function dayOf(date: Date | null): string | null {
-  return date ? parisDay(date) : null;
+/** A device's model as the parts see it: its name on screen and its part for each consumable, if the model has one. */
+interface ModelParts {
+  name: string | null;
+  items: Partial<Record<ConsumableKind, string>>;
 }
 
+/**
+ * The reference consumables and the margin of one read, each model and each reference day worked out once: Expéditions
+ * reads 2 000 visits of a few dozen models, and normalising every device's model name was most of its Node time.
+ */
+function createPartsCatalogue(consumables: Awaited<ReturnType<typeof repo.listConsumables>>, marginDays: number) {
+  const itemsByKey = new Map(consumables.map((c) => [`${c.modelKey}|${c.kind}`, c.itemLabel]));
+  const models = new Map<string, ModelParts>();
+  const limits = new Map<string, string>();
+  return {
+    model(manufacturer: string | null, model: string | null): ModelParts {
+      const key = `${manufacturer ?? ''}\u0000${model ?? ''}`;
+      let parts = models.get(key);
+      if (!parts) {
+        const modelKey = consumableModelKey(manufacturer, model);
+        const items: ModelParts['items'] = {};
+        for (const kind of CONSUMABLE_KINDS) {
+          const itemLabel = itemsByKey.get(`${modelKey}|${kind}`);
+          if (itemLabel) items[kind] = itemLabel;
+        }
+        parts = { name: [manufacturer, model].filter(Boolean).join(' - ') || null, items };
+        models.set(key, parts);
+      }
+      return parts;
+    },
+    /** The day before which a consumable must be replaced: the reference day + the margin. */
+    limit(referenceDate: string): string {
+      let limit = limits.get(referenceDate);
+      if (!limit) {
+        limit = addDaysToDay(referenceDate, marginDays);
+        limits.set(referenceDate, limit);
+      }
+      return limit;
+    },
+  };
+}
+
+type PartsCatalogue = ReturnType<typeof createPartsCatalogue>;
+
 /** What one device needs: each consumable expiring before its reference day + the margin, by its model's part. */
-function deviceNeeds(
-  visit: Visit,
-  { itemsByKey, marginDays, deadline, today }: { itemsByKey: Map<string, string>; marginDays: number; deadline: string | null; today: string },
-): LotPartsDevice {
-  const visitDay = dayOf(visit.plannedVisitDate);
+function deviceNeeds(visit: Visit, { catalogue, deadline, today }: { catalogue: PartsCatalogue; deadline: string | null; today: string }): LotPartsDevice {
+  const visitDay = visit.plannedVisitDay;
   const referenceDate = visitDay ?? deadline ?? today;
   const referenceSource = visitDay ? 'visit' : deadline ? 'deadline' : 'today';
-  const base = {
+  const device = {
     missionId: visit.missionId,
     deviceId: visit.deviceId,
     serialNumber: visit.serialNumber ?? visit.missionSerial,
     siteName: visit.siteName ?? visit.clientName,
     referenceDate,
     referenceSource,
-  } as const;
+    model: visit.missionModel,
+    needs: [] as LotPartsDevice['needs'],
+    toCheck: [] as LotPartsDevice['toCheck'],
+  } satisfies LotPartsDevice;
   if (!visit.deviceId) {
-    return { ...base, model: visit.missionModel, needs: [], toCheck: [{ kind: null, reason: PARTS_MESSAGES.notInRegistry }] };
+    device.toCheck.push({ kind: null, reason: PARTS_MESSAGES.notInRegistry });
+    return device;
   }
-  const model = [visit.manufacturer, visit.model].filter(Boolean).join(' - ') || null;
-  const modelKey = consumableModelKey(visit.manufacturer, visit.model);
-  const limit = addDaysToDay(referenceDate, marginDays);
-  const expiries: Record<ConsumableKind, { applies: boolean; expiry: string | null }> = {
-    battery: { applies: true, expiry: visit.batteryExpiry },
-    adult_pads: { applies: true, expiry: visit.adultPadsExpiry },
-    pediatric_pads: { applies: visit.pediatricPadsPresent === true, expiry: visit.pediatricPadsExpiry },
-  };
-  const needs: LotPartsDevice['needs'] = [];
-  const toCheck: LotPartsDevice['toCheck'] = [];
+  const model = catalogue.model(visit.manufacturer, visit.model);
+  device.model = model.name;
+  const limit = catalogue.limit(referenceDate);
   for (const kind of CONSUMABLE_KINDS) {
-    const { applies, expiry } = expiries[kind];
-    if (!applies) continue;
+    if (kind === 'pediatric_pads' && visit.pediatricPadsPresent !== true) continue;
+    const expiry = kind === 'battery' ? visit.batteryExpiry : kind === 'adult_pads' ? visit.adultPadsExpiry : visit.pediatricPadsExpiry;
     if (!expiry) {
-      toCheck.push({ kind, reason: PARTS_MESSAGES.unknownDate });
+      device.toCheck.push({ kind, reason: PARTS_MESSAGES.unknownDate });
       continue;
     }
     if (expiry >= limit) continue;
-    const itemLabel = itemsByKey.get(`${modelKey}|${kind}`);
-    if (itemLabel) needs.push({ kind, expiry, itemLabel });
-    else toCheck.push({ kind, reason: PARTS_MESSAGES.noReference });
+    const itemLabel = model.items[kind];
+    if (itemLabel) device.needs.push({ kind, expiry, itemLabel });
+    else device.toCheck.push({ kind, reason: PARTS_MESSAGES.noReference });
   }
-  return { ...base, model, needs, toCheck };
+  return device;
 }
 
 /** Quantities per item: one per device and item (a kit that replaces battery and electrodes counts once). */
@@ -168,37 +202,36 @@ export async function computeLotParts(tx: DbOrTx, batchId: string, today: string
   const consumables = await repo.listConsumables(tx);
   const proposed = await repo.findProposedShipment(tx, batchId);
   const shippedAny = await repo.hasShippedParcel(tx, batchId);
-  const visits = await repo.listLotVisits(tx, batchId, recruit?.id ?? null);
-  return lotPartsOf({ lot, settings, recruit, itemsByKey: itemsByKeyOf(consumables), proposed, shippedAny, visits, today });
+  const visits = await repo.listPendingVisits(tx, [{ batchId, technicianId: recruit?.id ?? null }]);
+  const catalogue = createPartsCatalogue(consumables, settings.expiryMarginDays);
+  return lotPartsOf({ lot, settings, recruit, catalogue, proposed, shippedAny, visits, today });
 }
-
-const itemsByKeyOf = (consumables: Awaited<ReturnType<typeof repo.listConsumables>>) => new Map(consumables.map((c) => [`${c.modelKey}|${c.kind}`, c.itemLabel]));
 
 /** A lot's parts from what was read about it (computeLotParts for one lot, listLotPartsSummaries for many). */
 function lotPartsOf({
   lot,
   settings,
   recruit,
-  itemsByKey,
+  catalogue,
   proposed,
   shippedAny,
   visits,
   today,
 }: {
-  lot: { id: string; title: string; deadline: Date | null };
+  lot: { id: string; title: string; deadlineDay: string | null };
   settings: { expiryMarginDays: number; shipDaysBeforeVisit: number };
   recruit: { id: string; firstName: string; lastName: string; relayPoint: string | null } | null;
-  itemsByKey: Map<string, string>;
+  catalogue: PartsCatalogue;
   proposed: { id: string; status: ShipmentStatus; shippedDate: Date | null } | null;
   shippedAny: boolean;
+  /** The visits the recruit has still to do. */
   visits: readonly Visit[];
   today: string;
 }): LotParts {
-  const deadline = dayOf(lot.deadline);
-  const pending = visits.filter((v) => !v.isCompleted);
-  const devices = pending.map((v) => deviceNeeds(v, { itemsByKey, marginDays: settings.expiryMarginDays, deadline, today }));
+  const deadline = lot.deadlineDay;
+  const devices = visits.map((v) => deviceNeeds(v, { catalogue, deadline, today }));
   const items = groupItems(devices);
-  const plannedDays = pending.map((v) => dayOf(v.plannedVisitDate)).filter((d): d is string => d !== null).sort();
+  const plannedDays = visits.map((v) => v.plannedVisitDay).filter((d): d is string => d !== null).sort();
   const firstVisitDate = plannedDays[0] ?? null;
   const shipBy = firstVisitDate ? addDaysToDay(firstVisitDate, -settings.shipDaysBeforeVisit) : null;
   const shipment = proposed && proposed.status !== 'cancelled' ? { ...proposed, shippedDate: proposed.shippedDate?.toISOString() ?? null } : null;
@@ -231,13 +264,17 @@ export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> 
   const lots = await repo.listLotsWithRecruit(db);
   const today = parisDay();
   const ids = lots.map((lot) => lot.id);
-  const [settings, consumables, read] = await Promise.all([getPartsSettings(db), repo.listConsumables(db), repo.readLotsForParts(db, ids)]);
-  const itemsByKey = itemsByKeyOf(consumables);
+  const [settings, consumables, read, visits] = await Promise.all([
+    getPartsSettings(db),
+    repo.listConsumables(db),
+    repo.readLotsForParts(db, ids),
+    repo.listPendingVisits(db, lots.map((lot) => ({ batchId: lot.id, technicianId: lot.technicianId }))),
+  ]);
+  const catalogue = createPartsCatalogue(consumables, settings.expiryMarginDays);
   const recruits = new Map(read.recruits.map((r) => [r.batchId, r]));
   const proposals = new Map(read.proposed.map((p) => [p.batchId, p]));
   const visitsByLot = new Map<string, Visit[]>();
-  for (const visit of read.visits) {
-    if (!visit.batchId) continue;
+  for (const visit of visits) {
     const list = visitsByLot.get(visit.batchId);
     if (list) list.push(visit);
     else visitsByLot.set(visit.batchId, [visit]);
@@ -248,7 +285,7 @@ export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> 
       lot,
       settings,
       recruit: recruits.get(lot.id) ?? null,
-      itemsByKey,
+      catalogue,
       proposed: proposals.get(lot.id) ?? null,
       shippedAny: read.shipped.has(lot.id),
       visits: visitsByLot.get(lot.id) ?? [],

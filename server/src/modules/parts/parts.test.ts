@@ -120,6 +120,44 @@ describe('needs per lot', () => {
     expect(parts).toMatchObject({ shipment: null, shipped: false, late: false });
   });
 
+  it('leaves out the visits done, reads the planned day in France, and finds a model’s parts however its name is written', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['PD-4001', 'PD-4002', 'PD-4003', 'PD-4004'] });
+    const [lateEvening, done, spaced, noMaker] = lot.missionIds as [string, string, string, string];
+    const day = dayFromToday(40);
+    // 23:30 UTC is already the next day in France, in winter (00:30) as in summer (01:30).
+    await ctx.db.insert(technicianMissionData).values([
+      { missionId: lateEvening, technicianId, plannedVisitDate: new Date(`${day}T23:30:00Z`) },
+      { missionId: done, technicianId, plannedVisitDate: new Date(`${dayFromToday(5)}T12:00:00Z`), isCompleted: true },
+    ]);
+    const expiring = { batteryExpiry: dayFromToday(45), adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false };
+    for (const id of lot.missionIds) await setDevice(id, expiring);
+    await setDevice(spaced, { manufacturer: '  zoll ', model: 'AED   plus' });
+    await setDevice(noMaker, { manufacturer: null, model: 'AED Plus' });
+    // The lot's deadline, the reference of the devices without a planned visit, is a day in France too.
+    const deadline = dayFromToday(30);
+    await ctx.db.update(missionBatches).set({ deadline: new Date(`${deadline}T23:30:00Z`) }).where(eq(missionBatches.id, lot.batchId));
+
+    const parts = await lotParts(lot.batchId);
+    expect(parts.devices.map((d) => d.serialNumber)).toEqual(['PD-4001', 'PD-4003', 'PD-4004']);
+    const byMission = new Map(parts.devices.map((d) => [d.missionId, d]));
+    expect(byMission.get(lateEvening)).toMatchObject({ referenceDate: addDays(day, 1), referenceSource: 'visit' });
+    expect(byMission.get(spaced)).toMatchObject({
+      referenceDate: addDays(deadline, 1),
+      referenceSource: 'deadline',
+      model: '  zoll  - AED   plus',
+      needs: [{ kind: 'battery', itemLabel: 'Piles lithium CR123A x10 pour Zoll AED Plus', expiry: dayFromToday(45) }],
+      toCheck: [],
+    });
+    expect(byMission.get(noMaker)).toMatchObject({ model: 'AED Plus', needs: [], toCheck: [{ kind: 'battery', reason: 'Aucune pièce de référence pour ce modèle' }] });
+    // The visit done five days from now is not the first visit: the one still to do is.
+    expect(parts.firstVisitDate).toBe(addDays(day, 1));
+    expect(parts.items).toEqual([
+      { itemLabel: 'Piles lithium CR123A x10 pour Zoll AED Plus', quantity: 2, devices: [expect.objectContaining({ missionId: lateEvening }), expect.objectContaining({ missionId: spaced })] },
+    ]);
+    const summaries = z.array(lotPartsSummarySchema).parse((await admin()({ method: 'GET', url: '/api/admin/parts/proposals' })).json());
+    expect(summaries.find((s) => s.batchId === lot.batchId)).toEqual(partsSummaryOf(parts));
+  });
+
   it('uses the lot deadline without a planned visit, each model’s parts, a kit once, and the margin of Réglages', async () => {
     const zoll = await makeLotWithDevices(ctx.db, { technicianId, serials: ['MM-2001'], model: 'Zoll - AED Plus' });
     const heartsine = await makeLotWithDevices(ctx.db, { technicianId, serials: ['MM-2002'], model: 'HeartSine - samaritan PAD 350P', recruit: false });
