@@ -22,12 +22,12 @@ import { audit } from '../../lib/audit';
 import { removeStoredFile } from '../../lib/files';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 import { enqueueEmail } from '../../lib/outbox';
-import { eurosSql, jsonRowSql, pageSql, pageText, type SearchPageText } from '../../lib/pagination';
+import { jsonRowSql, pageSql, pageText, type SearchPageText } from '../../lib/pagination';
 import { substringMatchSql, searchedText } from '../../lib/substring-search';
 import { allRowsCountSql, countsByStatus, statusCountSql } from '../../lib/row-counts';
 import { revokeUserSessions } from '../auth/auth.service';
 import { recomputeBatchFigures } from '../lifecycle/lifecycle.service';
-import type { TechnicianRow } from '../technicians/technicians.mapper';
+import { technicianFields, type TechnicianRow } from '../technicians/technicians.mapper';
 
 interface Page {
   limit: number;
@@ -49,38 +49,6 @@ function listWhere(query: TechnicianListQuery): SQL | undefined {
 }
 
 
-/**
- * A technician `t` as toTechnician answers it (technicianSchema), written by PostgreSQL for a page sent as it is
- * (sendJsonText, decision 050): the IBAN as the row keeps its last four characters, the files as their download
- * address, the earnings in euros, the times as `toISOString` (maillon_json_time).
- */
-const technicianFields: Record<string, string> = {
-  id: 't.id',
-  userId: 't.user_id',
-  firstName: 't.first_name',
-  lastName: 't.last_name',
-  email: 't.email',
-  phone: 't.phone',
-  address: 't.address',
-  city: 't.city',
-  postalCode: 't.postal_code',
-  country: 't.country',
-  companyName: 't.company_name',
-  siret: 't.siret',
-  ibanLast4: 't.iban_last4',
-  preferredRelayPoint: 't.preferred_relay_point',
-  comments: 't.comments',
-  departments: 't.departments',
-  identityDocumentUrl: "'/api/files/' || t.identity_document_file_id::text",
-  cvUrl: "'/api/files/' || t.cv_file_id::text",
-  status: 't.status',
-  formationCompleted: 't.formation_completed',
-  formationStatus: 't.formation_status',
-  totalEarnings: eurosSql('t.total_earnings_cents'),
-  completedMissions: 't.completed_missions',
-  createdAt: 'maillon_json_time(t.created_at)',
-  updatedAt: 'maillon_json_time(t.updated_at)',
-};
 const technicianJsonSql = jsonRowSql(technicianFields);
 
 /**

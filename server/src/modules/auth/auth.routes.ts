@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loginRequestSchema, sessionResponseSchema } from '@maillon/common/schemas/auth';
 import { SESSION_COOKIE, requireAuth } from '../../plugins/access';
-import { getSessionView, login, logout } from './auth.service';
+import { sendJsonText } from '../../lib/pagination';
+import { getSessionViewText, login, logout } from './auth.service';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -39,6 +40,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/auth/me',
     { config: { access: 'user', cache: true }, schema: { response: { 200: sessionResponseSchema } } },
-    async (request) => getSessionView(app.db, requireAuth(request).userId),
+    async (request, reply) => sendJsonText(reply, await getSessionViewText(app.db, requireAuth(request).userId)),
   );
 };

@@ -6,7 +6,8 @@ import { preparedQuery } from '../../db/prepared-queries';
 import { AppError } from '../../lib/app-error';
 import { getDummyHash, hashPassword, hashToken, randomToken, verifyPassword } from '../../lib/passwords';
 import { clearRateLimit, enforceRateLimit, hitRateLimit, peekRateLimit } from '../../lib/rate-limit';
-import { toTechnician } from '../technicians/technicians.mapper';
+import { jsonRowSql, jsonRowText } from '../../lib/pagination';
+import { technicianFields, toTechnician } from '../technicians/technicians.mapper';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -91,6 +92,24 @@ export async function touchSession(db: Db, session: AuthContext): Promise<void> 
   // The session cache holds this object: it slides with the row.
   session.lastSeenAt = lastSeenAt;
   session.expiresAt = expiresAt;
+}
+
+/** The session's answer (SessionResponse) as PostgreSQL writes it: the user's own columns, its technician as toTechnician. */
+const sessionViewJsonSql = jsonRowSql({
+  user: jsonRowText({ id: 'u.id', email: 'u.email', role: 'u.role' }),
+  technician: `case when t.id is null then null else ${jsonRowText(technicianFields)} end`,
+});
+
+/**
+ * GET /api/auth/me, every screen's first call, as the JSON text the route sends (decision 058): one column to read
+ * instead of the technician's whole row (32 columns mapped, then checked against the response schema, in Node).
+ */
+export async function getSessionViewText(db: Db, userId: string): Promise<string> {
+  const { rows } = await db.execute<{ json: string }>(
+    sql`select to_json(${sessionViewJsonSql})::text as json from users u left join technicians t on t.user_id = u.id where u.id = ${userId} limit 1`,
+  );
+  if (!rows[0]) throw new AppError('UNAUTHENTICATED', 'Vous devez être connecté');
+  return rows[0].json;
 }
 
 export async function getSessionView(db: DbOrTx, userId: string): Promise<SessionResponse> {

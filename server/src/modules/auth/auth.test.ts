@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { sessionResponseSchema } from '@maillon/common/schemas/auth';
+import { technicianSchema } from '@maillon/common/schemas/technicians';
 import { errorResponseSchema } from '@maillon/common/schemas/errors';
 import { sessions, technicians, users } from '../../db/schema';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, TEST_ORIGIN, TEST_PASSWORD, type TestContext } from '../../../test/helpers';
-import { ensureAdmin } from './auth.service';
+import { storeFile } from '../../lib/files';
+import { ensureAdmin, getSessionView } from './auth.service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -118,6 +120,38 @@ describe('GET /api/auth/me and POST /api/auth/logout', () => {
     const after = await call({ method: 'GET', url: '/api/auth/me' });
     expect(after.statusCode).toBe(401);
     expect(after.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('answers as PostgreSQL writes it what the login answers, key for key, for a technician and for the admin', async () => {
+    const { technician } = await createTechnician(ctx.db, { iban: 'FR7630006000011234567890189', preferredRelayPoint: 'Relais « Chez Zoé »' });
+    const identity = await storeFile(ctx.db, {
+      storage: ctx.app.storage,
+      technicianId: technician.id,
+      kind: 'identity',
+      buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+      originalName: 'identite.pdf',
+      invalidTypeMessage: 'x',
+    });
+    await ctx.db
+      .update(technicians)
+      .set({ identityDocumentFileId: identity.id, totalEarningsCents: 123_456, completedMissions: 7, comments: 'Ligne 1\nLigne "2"', departments: ['2A', '75'] })
+      .where(eq(technicians.id, technician.id));
+    const admin = await createAdmin(ctx.db);
+    const strict = sessionResponseSchema.extend({ user: sessionResponseSchema.shape.user.strict(), technician: technicianSchema.strict().nullable() }).strict();
+    for (const [email, userId] of [
+      [technician.email, technician.userId],
+      [admin.email, admin.id],
+    ] as const) {
+      const me = await as(ctx.app, await login(ctx.app, email))({ method: 'GET', url: '/api/auth/me' });
+      expect(me.statusCode, me.body).toBe(200);
+      expect(me.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(strict.parse(me.json())).toEqual(await getSessionView(ctx.db, userId));
+    }
+    const me = await as(ctx.app, await login(ctx.app, technician.email))({ method: 'GET', url: '/api/auth/me' });
+    expect(me.json()).toMatchObject({
+      technician: { identityDocumentUrl: `/api/files/${identity.id}`, cvUrl: null, totalEarnings: 1234.56, ibanLast4: '0189', comments: 'Ligne 1\nLigne "2"' },
+    });
+    expect(me.body).not.toContain('FR7630006000011234567890189');
   });
 
   it('answers 401 without a session and for a forged cookie', async () => {

@@ -1,6 +1,7 @@
 import type { Technician } from '@maillon/common/schemas/technicians';
 import { centsToEuros } from '@maillon/common/format';
 import type { technicians } from '../../db/schema';
+import { eurosSql } from '../../lib/pagination';
 
 export type TechnicianRow = typeof technicians.$inferSelect;
 
@@ -38,3 +39,36 @@ export function toTechnician(row: TechnicianRow): Technician {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/**
+ * A technician `t` as toTechnician answers it (technicianSchema), for a JSON row PostgreSQL writes (jsonRowSql, sent as
+ * it is, decisions 050 and 058): the IBAN as the row keeps its last four characters, the files as their download
+ * address, the earnings in euros, the times as `toISOString` (maillon_json_time).
+ */
+export const technicianFields: Record<string, string> = {
+  id: 't.id',
+  userId: 't.user_id',
+  firstName: 't.first_name',
+  lastName: 't.last_name',
+  email: 't.email',
+  phone: 't.phone',
+  address: 't.address',
+  city: 't.city',
+  postalCode: 't.postal_code',
+  country: 't.country',
+  companyName: 't.company_name',
+  siret: 't.siret',
+  ibanLast4: 't.iban_last4',
+  preferredRelayPoint: 't.preferred_relay_point',
+  comments: 't.comments',
+  departments: 't.departments',
+  identityDocumentUrl: "'/api/files/' || t.identity_document_file_id::text",
+  cvUrl: "'/api/files/' || t.cv_file_id::text",
+  status: 't.status',
+  formationCompleted: 't.formation_completed',
+  formationStatus: 't.formation_status',
+  totalEarnings: eurosSql('t.total_earnings_cents'),
+  completedMissions: 't.completed_missions',
+  createdAt: 'maillon_json_time(t.created_at)',
+  updatedAt: 'maillon_json_time(t.updated_at)',
+};
