@@ -66,6 +66,18 @@ export async function listLotAppointments(db: DbOrTx, { batchId, technicianId }:
   return query.execute({ batchId, technicianId });
 }
 
+/** The appointments of the given visits of one technician: one lookup each on visit_appointments_visit_unique. */
+export async function listVisitsAppointments(db: DbOrTx, { missionIds, technicianId }: { missionIds: string[]; technicianId: string }) {
+  const query = preparedQuery(db, 'visits-appointments', () =>
+    db
+      .select(appointmentColumns)
+      .from(visitAppointments)
+      .where(and(sql`${visitAppointments.missionId} = any(${sql.placeholder('missionIds')}::uuid[])`, eq(visitAppointments.technicianId, sql.placeholder('technicianId'))))
+      .prepare('maillon_visits_appointments'),
+  );
+  return query.execute({ missionIds, technicianId });
+}
+
 /** The appointment of a visit, created if missing, locked for the rest of the transaction. */
 export async function lockAppointment(tx: DbOrTx, { missionId, technicianId, firstUid }: { missionId: string; technicianId: string; firstUid: string }) {
   await tx.insert(visitAppointments).values({ missionId, technicianId, uid: firstUid }).onConflictDoNothing();

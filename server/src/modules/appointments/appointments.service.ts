@@ -158,6 +158,13 @@ export async function listVisitAppointments(db: DbOrTx, ids: { batchId: string; 
   return new Map(rows.map((row) => [row.missionId, toAppointmentDto(row)]));
 }
 
+/** The appointments of some visits of one technician (a page of its devices), in one statement whatever their lots. */
+export async function listAppointmentsOfVisits(db: DbOrTx, ids: { missionIds: string[]; technicianId: string }): Promise<Map<string, VisitAppointment | null>> {
+  if (ids.missionIds.length === 0) return new Map();
+  const rows = await repo.listVisitsAppointments(db, ids);
+  return new Map(rows.map((row) => [row.missionId, toAppointmentDto(row)]));
+}
+
 /** The calendar event of a visit as the site sees it (no surname, no personal data beyond the contact phone). */
 function siteCalendarVisit(details: repo.VisitDetails, row: { uid: string; sequence: number }, slot: VisitSlot, linkUrl: string | null, stamp: Date): CalendarVisit {
   const who = `${details.technicianFirstName}${details.companyName ? ` (${details.companyName})` : ''}`;

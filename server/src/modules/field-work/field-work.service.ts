@@ -33,6 +33,7 @@ import { enforceRateLimit } from '../../lib/rate-limit';
 import {
   applyPlannedSlotChange,
   cancelStaleInvitations,
+  listAppointmentsOfVisits,
   listVisitAppointments,
   sendVisitInvitation,
   type MailConfig,
@@ -131,9 +132,8 @@ export async function listRecruitedMissions(db: Db, { auth, unbatched, limit, of
   const technicianId = auth.technicianId;
   if (!technicianId || unbatched) return { items: [], total: 0 };
   const rows = await repo.listRecruitedMissions(db, { technicianId, ...filters, limit, offset });
-  const batchIds = [...new Set(rows.map((row) => row.batchId))];
-  const perLot = await Promise.all(batchIds.map((batchId) => listVisitAppointments(db, { batchId, technicianId })));
-  const appointments = new Map(perLot.flatMap((map) => [...map]));
+  // The page's appointments in one statement, not one per lot.
+  const appointments = await listAppointmentsOfVisits(db, { missionIds: rows.map((row) => row.id), technicianId });
   // Object.assign rather than a spread into a larger literal, which V8 copies slowly (decision 031).
   const items = rows.map((row) =>
     Object.assign(toWorkMission(row, technicianId, appointments.get(row.id) ?? null), { batchId: row.batchId, batchTitle: row.batchTitle, applicationId: row.applicationId }),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { missionSchema } from '@maillon/common/schemas/admin-missions';
 import { applicationWorkSchema, technicianMissionSchema } from '@maillon/common/schemas/field-work';
-import { applications, missionBatches, missions } from '../../db/schema';
+import { applications, missionBatches, missions, visitAppointments } from '../../db/schema';
 import { recruitApplication } from '../lifecycle/lifecycle.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
@@ -96,6 +96,27 @@ describe('GET /api/missions as a technician', () => {
     const searched = technicianMissionSchema.array().parse((await asA({ method: 'GET', url: `/api/missions?search=${encodeURIComponent('ouest')}` })).json());
     expect(searched.map((m) => m.id)).toEqual(other.missionIds);
     expect((await asA({ method: 'GET', url: '/api/missions?unbatched=true' })).json()).toEqual([]);
+  });
+
+  it('shows each device’s appointment with the site, whatever its lot, as the Recruté view does', async () => {
+    const east = await makeLot(techA.technician.id, { count: 2, title: 'Rendez-vous Est' });
+    const west = await makeLot(techA.technician.id, { count: 1, title: 'Rendez-vous Ouest' });
+    const invited = { invitedAt: new Date('2026-11-20T09:00:00Z'), invitedDate: '2026-12-10', invitedWindow: 'morning', invitedStartTime: '08:00', invitedEndTime: '12:00' };
+    await ctx.db.insert(visitAppointments).values([
+      { missionId: east.missionIds[1]!, technicianId: techA.technician.id, uid: 'rdv-est', siteEmail: 'site@exemple.fr', ...invited },
+      { missionId: west.missionIds[0]!, technicianId: techA.technician.id, uid: 'rdv-ouest', response: 'confirmed', respondedAt: new Date('2026-11-21T10:00:00Z'), ...invited },
+      // Another technician's appointment on the same device is not A's.
+      { missionId: east.missionIds[0]!, technicianId: techB.technician.id, uid: 'rdv-b', ...invited },
+    ]);
+    const list = technicianMissionSchema.array().parse((await asA({ method: 'GET', url: '/api/missions?limit=100' })).json());
+    for (const lot of [east, west]) {
+      const work = applicationWorkSchema.parse((await asA({ method: 'GET', url: `/api/applications/${lot.applicationId}/work` })).json());
+      for (const mission of work.missions) expect(list.find((m) => m.id === mission.id)?.appointment, mission.title).toEqual(mission.appointment);
+    }
+    const byId = new Map(list.map((m) => [m.id, m]));
+    expect(byId.get(east.missionIds[0]!)?.appointment).toBeNull();
+    expect(byId.get(east.missionIds[1]!)?.appointment).toMatchObject({ invitedSlot: { date: '2026-12-10', window: 'morning' }, response: null });
+    expect(byId.get(west.missionIds[0]!)?.appointment).toMatchObject({ invitedSlot: { date: '2026-12-10', window: 'morning' }, response: 'confirmed' });
   });
 
   it('never lists another technician’s devices: B asking for A’s lot gets an empty list', async () => {
