@@ -333,11 +333,16 @@ async function getTreatedDevices(db: Db, pairs: { batchId: string; technicianId:
 
 /** How many of the technician's applications sit under each pill. */
 export async function countApplicationsByPill(db: Db, { technicianId }: { technicianId: string }): Promise<ApplicationPillCounts> {
-  const rows = await db
-    .select({ status: applications.status, n: count() })
-    .from(applications)
-    .where(eq(applications.technicianId, technicianId))
-    .groupBy(applications.status);
+  // Built once (db/prepared-queries.ts): building it was about a tenth of this read's Node time.
+  const query = preparedQuery(db, 'application-pill-counts', () =>
+    db
+      .select({ status: applications.status, n: count() })
+      .from(applications)
+      .where(eq(applications.technicianId, sql.placeholder('technicianId')))
+      .groupBy(applications.status)
+      .prepare('maillon_application_pill_counts'),
+  );
+  const rows = await query.execute({ technicianId });
   const counts: ApplicationPillCounts = { Recruté: 0, 'En attente': 0, Refusé: 0, Terminé: 0 };
   for (const pill of APPLICATION_PILLS) {
     const statuses: readonly string[] = APPLICATION_PILL_STATUSES[pill];

@@ -230,6 +230,11 @@ describe('GET /api/applications', () => {
     await ctx.db.insert(applications).values({ batchId: lot.id, technicianId: a.technician.id });
     expect((await as(ctx.app, b.cookie)({ method: 'GET', url: `/api/applications?technicianId=${a.technician.id}` })).statusCode).toBe(404);
     expect((await as(ctx.app, b.cookie)({ method: 'GET', url: `/api/applications/status-counts?technicianId=${a.technician.id}` })).statusCode).toBe(404);
+    // The counts' statement is built once: each call counts its own technician's applications.
+    const countsOf = async (who: typeof a) =>
+      (await as(ctx.app, who.cookie)({ method: 'GET', url: `/api/applications/status-counts?technicianId=${who.technician.id}` })).json();
+    expect(await countsOf(a)).toEqual({ Recruté: 0, 'En attente': 1, Refusé: 0, Terminé: 0 });
+    expect(await countsOf(b)).toEqual({ Recruté: 0, 'En attente': 0, Refusé: 0, Terminé: 0 });
     const byLot = await as(ctx.app, b.cookie)({ method: 'GET', url: `/api/applications?batchId=${lot.id}` });
     expect(byLot.statusCode).toBe(200);
     expect(byLot.json()).toEqual([]);
