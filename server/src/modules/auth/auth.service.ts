@@ -113,8 +113,8 @@ export async function getSessionViewText(db: Db, userId: string): Promise<string
 }
 
 export async function getSessionView(db: DbOrTx, userId: string): Promise<SessionResponse> {
-  // Every screen's first call: built once per database object and prepared (docs/decisions/028, 030), the user's own
-  // columns only (not the password's hash).
+  // The login's answer (GET /api/auth/me writes the same object in SQL: getSessionViewText, decision 058). Built once
+  // per database object and prepared (docs/decisions/028, 030), the user's own columns only (not the password's hash).
   const view = preparedQuery(db, 'session-view', () =>
     db
       .select({ user: { id: users.id, email: users.email, role: users.role }, technician: technicians })
