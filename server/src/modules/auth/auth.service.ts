@@ -2,7 +2,7 @@ import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { SessionResponse } from '@maillon/common/schemas/auth';
 import type { Db, DbOrTx } from '../../db/client';
 import { sessions, technicians, users } from '../../db/schema';
-import { preparedQuery } from '../../db/prepared-queries';
+import { preparedQuery, preparedSql } from '../../db/prepared-queries';
 import { AppError } from '../../lib/app-error';
 import { getDummyHash, hashPassword, hashToken, randomToken, verifyPassword } from '../../lib/passwords';
 import { clearRateLimit, enforceRateLimit, hitRateLimit, peekRateLimit } from '../../lib/rate-limit';
@@ -103,11 +103,15 @@ const sessionViewJsonSql = jsonRowSql({
 /**
  * GET /api/auth/me, every screen's first call, as the JSON text the route sends (decision 058): one column to read
  * instead of the technician's whole row (32 columns mapped, then checked against the response schema, in Node).
+ * Rendered once (preparedSql, decision 032): the session is the hottest read.
  */
 export async function getSessionViewText(db: Db, userId: string): Promise<string> {
-  const { rows } = await db.execute<{ json: string }>(
-    sql`select to_json(${sessionViewJsonSql})::text as json from users u left join technicians t on t.user_id = u.id where u.id = ${userId} limit 1`,
-  );
+  const { rows } = await preparedSql<{ json: string }>(
+    db,
+    'session-view-json',
+    () =>
+      sql`select to_json(${sessionViewJsonSql})::text as json from users u left join technicians t on t.user_id = u.id where u.id = ${sql.placeholder('userId')} limit 1`,
+  ).execute({ userId });
   if (!rows[0]) throw new AppError('UNAUTHENTICATED', 'Vous devez être connecté');
   return rows[0].json;
 }
