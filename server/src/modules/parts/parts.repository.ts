@@ -172,19 +172,13 @@ export async function listPendingVisits(tx: DbOrTx, lots: readonly LotWithRecrui
 }
 
 /**
- * What a lot's parts need besides its visits, for many lots in one statement each (Expéditions lists up to 200 lots:
- * one lot at a time was 1 400 statements, 577 ms at full scale; decision 039).
+ * What a lot's parts need besides its visits and its recruit, for many lots in one statement each (Expéditions lists
+ * up to 200 lots: one lot at a time was 1 400 statements, 577 ms at full scale; decision 039).
  */
 export async function readLotsForParts(tx: DbOrTx, batchIds: string[]) {
-  if (batchIds.length === 0) return { recruits: [], proposed: [], shipped: new Set<string>() };
+  if (batchIds.length === 0) return { proposed: [], shipped: new Set<string>() };
   // One array parameter, not 200: the query builder wrote and the server parsed each id of each statement.
-  const ofLots = (column: typeof applications.batchId | typeof lotPartShipments.batchId | typeof shipments.batchId) =>
-    sql`${column} = any(${sql.param(batchIds)}::uuid[])`;
-  const recruits = await tx
-    .select({ batchId: applications.batchId, ...recruitColumns })
-    .from(applications)
-    .innerJoin(technicians, eq(technicians.id, applications.technicianId))
-    .where(and(ofLots(applications.batchId), inArray(applications.status, [...RECRUITED])));
+  const ofLots = (column: typeof lotPartShipments.batchId | typeof shipments.batchId) => sql`${column} = any(${sql.param(batchIds)}::uuid[])`;
   const proposed = await tx
     .select({ batchId: lotPartShipments.batchId, id: shipments.id, status: shipments.status, shippedDate: shipments.shippedDate })
     .from(lotPartShipments)
@@ -195,7 +189,6 @@ export async function readLotsForParts(tx: DbOrTx, batchIds: string[]) {
     .from(shipments)
     .where(and(ofLots(shipments.batchId), inArray(shipments.status, ['in_transit', 'delivered'])));
   return {
-    recruits,
     proposed: proposed.map((row) => ({ ...row, status: row.status as ShipmentStatus })),
     shipped: new Set(shipped.map((row) => row.batchId).filter((id): id is string => id !== null)),
   };
@@ -240,13 +233,15 @@ export async function insertShipmentParts(
  * Active lots with a recruit: the lots whose parcel can be proposed (Expéditions). The lot's kept `has_recruit` (« Recruté »
  * or « Terminé », migration 0017) lets the title order be walked on mission_batches_recruited_title_idx; the join keeps
  * « Recruté ». Reading every active lot to sort them took 56 ms at full scale. Each lot comes with its recruit, whose
- * visits to do listPendingVisits reads.
+ * visits to do listPendingVisits reads, and with its name and relay point (one recruit per lot:
+ * applications_one_recruit_per_batch_idx).
  */
 export async function listLotsWithRecruit(tx: DbOrTx) {
   return tx
-    .select({ id: missionBatches.id, title: missionBatches.title, deadlineDay, technicianId: applications.technicianId })
+    .select({ id: missionBatches.id, title: missionBatches.title, deadlineDay, recruit: recruitColumns })
     .from(missionBatches)
     .innerJoin(applications, lotsWithRecruit.recruitOfLot)
+    .innerJoin(technicians, eq(technicians.id, applications.technicianId))
     .where(lotsWithRecruit.lotIsActiveWithRecruit)
     .orderBy(...lotsWithRecruit.byTitle)
     .limit(200);

@@ -268,10 +268,9 @@ export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> 
     getPartsSettings(db),
     repo.listConsumables(db),
     repo.readLotsForParts(db, ids),
-    repo.listPendingVisits(db, lots.map((lot) => ({ batchId: lot.id, technicianId: lot.technicianId }))),
+    repo.listPendingVisits(db, lots.map((lot) => ({ batchId: lot.id, technicianId: lot.recruit.id }))),
   ]);
   const catalogue = createPartsCatalogue(consumables, settings.expiryMarginDays);
-  const recruits = new Map(read.recruits.map((r) => [r.batchId, r]));
   const proposals = new Map(read.proposed.map((p) => [p.batchId, p]));
   const visitsByLot = new Map<string, Visit[]>();
   for (const visit of visits) {
@@ -284,7 +283,7 @@ export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> 
     const parts = lotPartsOf({
       lot,
       settings,
-      recruit: recruits.get(lot.id) ?? null,
+      recruit: lot.recruit,
       catalogue,
       proposed: proposals.get(lot.id) ?? null,
       shippedAny: read.shipped.has(lot.id),
