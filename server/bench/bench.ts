@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { missions } from '../src/db/schema';
 import { SCALE_PASSWORD, FULL_SCALE, scaled, seedScale } from '../src/db/seed/scale';
-import { BROWSER_ACCEPT_ENCODING, endpointRequests, selectedEndpoints, type Endpoint, type Session } from './endpoints';
+import { BROWSER_ACCEPT_ENCODING, endpointRequests, endpointSessions, selectedEndpoints, type Endpoint, type Session } from './endpoints';
 import { cpuMs, startCpuSample, type CpuPerRequest } from './cpu';
 import { runPostgresExtras, type Extras } from './extras';
 import { load, loadGeneratorLabel, type LoadRequest } from './load';
@@ -278,7 +278,7 @@ async function runPass(
     const rows: Row[] = [];
     for (const endpoint of selectedEndpoints()) {
       console.log(`${label} — ${endpoint.name}…`);
-      const sessions = endpoint.area === 'admin' ? admin : technicians;
+      const sessions = endpointSessions(endpoint, admin, technicians);
       rows.push(await benchEndpoint(base, endpoint, sessions, connections, options.bare ? port + 1 : null, server.pid));
     }
     if (options.login) {

@@ -6,6 +6,8 @@ export interface Session {
   technicianId: string | null;
   /** For the admin: the first lot of « Missions & Lots », whose card lists its missions. */
   lotId?: string | null;
+  /** For a technician: its first « Recruté » application, whose field-work screen it opens (none for most). */
+  applicationId?: string | null;
 }
 
 export interface Endpoint {
@@ -13,6 +15,8 @@ export interface Endpoint {
   area: 'technicien' | 'admin';
   path: (s: Session) => string;
   check: (body: unknown) => boolean;
+  /** Read only by the technicians with a « Recruté » lot (the field-work screen): the others have none to open. */
+  recruitedOnly?: boolean;
 }
 
 const isArray = (b: unknown) => Array.isArray(b);
@@ -32,6 +36,9 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "Compteurs d'onglets", area: 'technicien', path: (s) => `/api/technicians/${s.technicianId}/counts`, check: hasKeys('formation', 'findMissions') },
   { name: 'Factures', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/invoices`, check: isArray },
   // The technician's parcels (« Colis »), unmeasured until decision 037.
+  // The field-work screen (a Recruté lot's devices, progress, appointments and messages): what a technician reads most
+  // on a working day. Loaded by the bench's technicians that have such a lot (9 of the 32 at full scale).
+  { name: 'Terrain (lot recruté)', area: 'technicien', recruitedOnly: true, path: (s) => `/api/applications/${s.applicationId}/work`, check: hasKeys('application', 'lot', 'missions') },
   { name: 'Colis', area: 'technicien', path: (s) => `/api/shipments?technicianId=${s.technicianId}&limit=20`, check: isArray },
   // The technician's other screens' first reads: the pills of « Candidatures », « Revenus » (its summary and its
   // transfers), « Formation » (the library and what the technician has opened).
@@ -87,6 +94,15 @@ export const ENDPOINTS: Endpoint[] = [
 export function selectedEndpoints(only = process.env.BENCH_ONLY): Endpoint[] {
   const pattern = only ? new RegExp(only, 'i') : null;
   return ENDPOINTS.filter((e) => !pattern || pattern.test(e.name));
+}
+
+/** The sessions that load an endpoint: the admin's, or the technicians' (those with a « Recruté » lot for the field work). */
+export function endpointSessions(endpoint: Endpoint, admin: Session[], technicians: Session[]): Session[] {
+  if (endpoint.area === 'admin') return admin;
+  if (!endpoint.recruitedOnly) return technicians;
+  const recruited = technicians.filter((session) => session.applicationId);
+  if (recruited.length === 0) throw new Error(`${endpoint.name} : aucun des techniciens connectés n’a de lot recruté`);
+  return recruited;
 }
 
 /**

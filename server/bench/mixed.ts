@@ -91,7 +91,7 @@ function technicianAction(t: Technician, lotIds: string[]): Action {
     { name: 'Candidatures', write: false, method: 'GET', path: `/api/applications?technicianId=${id}` },
     { name: "Compteurs d'onglets", write: false, method: 'GET', path: `/api/technicians/${id}/counts` },
     { name: 'Factures', write: false, method: 'GET', path: `/api/technician/${id}/invoices` },
-    { name: 'Appareils du lot recruté', write: false, method: 'GET', path: '/api/missions' },
+    { name: 'Terrain (lot recruté)', write: false, method: 'GET', path: `/api/applications/${t.applicationId}/work` },
     // What « Trouver des missions » reads beside its page, and every screen's first read (decision 036).
     { name: 'Filtres des lots', write: false, method: 'GET', path: '/api/mission-batches/available-filters' },
     { name: 'Carte des lots', write: false, method: 'GET', path: `/api/mission-batches/available-for-application/map?technicianId=${id}` },

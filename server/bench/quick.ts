@@ -6,7 +6,7 @@
  * full bench); prints the CPU each request cost the server and PostgreSQL (cpu.ts).
  */
 import { startCpuSample } from './cpu';
-import { endpointRequests, selectedEndpoints } from './endpoints';
+import { endpointRequests, endpointSessions, selectedEndpoints } from './endpoints';
 import { load, loadGeneratorLabel } from './load';
 import { loginAs, loginTechnicians } from './sessions';
 import { startServer, waitFor } from './server-process';
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     const admin = [await loginAs(base)];
     console.log(`Charge : ${loadGeneratorLabel()}, ${connections} connexions.`);
     for (const endpoint of selectedEndpoints(process.argv[2])) {
-      const sessions = endpoint.area === 'admin' ? admin : technicians;
+      const sessions = endpointSessions(endpoint, admin, technicians);
       const requests = endpointRequests(endpoint, sessions);
       // Warm-up (JIT, each connection preparing its statements), not counted.
       await load(base, connections, warmup, requests);

@@ -15,13 +15,25 @@ export async function loginAs(base: string, email: string = SCALE_ADMIN_EMAIL, f
   const body = (await response.json()) as { technician: { id: string } | null };
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
   const technicianId = body.technician?.id ?? null;
-  const lotId = technicianId
-    ? null
-    : await firstLotId(async (url) => {
-        const lots = await fetch(`${base}${url}`, { headers: { cookie } });
-        return { status: lots.status, body: await lots.text() };
-      });
-  return { cookie, technicianId, lotId };
+  const get = async (url: string) => {
+    const answer = await fetch(`${base}${url}`, { headers: { cookie } });
+    return { status: answer.status, body: await answer.text() };
+  };
+  if (technicianId) return { cookie, technicianId, lotId: null, applicationId: await recruitedApplicationId(get, technicianId) };
+  return { cookie, technicianId, lotId: await firstLotId(get) };
+}
+
+/**
+ * The technician's first « Recruté » application, as « Candidatures » lists it, whose field-work screen the load opens.
+ * `get` answers a GET of the technician's (over HTTP, or through inject for the SQL capture).
+ */
+export async function recruitedApplicationId(
+  get: (url: string) => Promise<{ status: number; body: string }>,
+  technicianId: string,
+): Promise<string | null> {
+  const { status, body } = await get(`/api/applications?technicianId=${technicianId}&status=Recrut%C3%A9`);
+  if (status !== 200) throw new Error(`candidatures : ${status} ${body}`);
+  return (JSON.parse(body) as { id: string }[])[0]?.id ?? null;
 }
 
 /**

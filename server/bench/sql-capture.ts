@@ -13,7 +13,7 @@ import { openPostgres } from '../src/db/client';
 import { SESSION_COOKIE } from '../src/plugins/access';
 import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD } from '../src/db/seed/scale';
 import { endpointRequests, type Endpoint, type Session } from './endpoints';
-import { firstLotId } from './sessions';
+import { firstLotId, recruitedApplicationId } from './sessions';
 
 export interface CapturedQuery {
   sql: string;
@@ -33,6 +33,8 @@ export interface CapturedEndpoint {
 
 /** The same technician as the bench's first session (tech7: active, training done). */
 export const CAPTURE_TECHNICIAN_EMAIL = 'tech7@bench.maillon.test';
+/** For the field work: the first of the bench's sessions with a « Recruté » lot (tech7 has none). */
+export const CAPTURE_RECRUIT_EMAIL = 'tech21@bench.maillon.test';
 
 // Every request starts with the access plugin reading (and at most once a minute sliding) its session row.
 const SESSION_SQL = /^\s*(select\b[\s\S]*?\bfrom\s+"sessions"|update\s+"sessions"|delete\s+from\s+"sessions")/i;
@@ -57,14 +59,13 @@ async function login(app: FastifyInstance, email: string, address: string): Prom
   const body = response.json<{ technician: { id: string } | null }>();
   const session = `${SESSION_COOKIE}=${cookie.value}`;
   const technicianId = body.technician?.id ?? null;
-  // The lot whose card the load opens, found as loginAs finds it (sessions.ts).
-  const lotId = technicianId
-    ? null
-    : await firstLotId(async (url) => {
-        const lots = await app.inject({ method: 'GET', url, headers: { cookie: session } });
-        return { status: lots.statusCode, body: lots.body };
-      });
-  return { cookie: session, technicianId, lotId };
+  const get = async (url: string) => {
+    const answer = await app.inject({ method: 'GET', url, headers: { cookie: session } });
+    return { status: answer.statusCode, body: answer.body };
+  };
+  // The lot whose card the load opens, the application whose field work it opens, found as loginAs finds them (sessions.ts).
+  if (technicianId) return { cookie: session, technicianId, lotId: null, applicationId: await recruitedApplicationId(get, technicianId) };
+  return { cookie: session, technicianId, lotId: await firstLotId(get) };
 }
 
 /**
@@ -86,9 +87,14 @@ export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoin
     // Addresses of their own, so these two logins never count against the bench's per-address login limit.
     const technician = await login(app, CAPTURE_TECHNICIAN_EMAIL, '10.254.0.1');
     const admin = await login(app, SCALE_ADMIN_EMAIL, '10.254.0.2');
+    const recruit = await login(app, CAPTURE_RECRUIT_EMAIL, '10.254.0.3');
     const captured: CapturedEndpoint[] = [];
     for (const endpoint of endpoints) {
-      const session = endpoint.area === 'admin' ? admin : technician;
+      const session = endpoint.area === 'admin' ? admin : endpoint.recruitedOnly ? recruit : technician;
+      if (endpoint.recruitedOnly && !session.applicationId) {
+        skipped(`capture SQL : ${endpoint.name} laissé de côté : ${CAPTURE_RECRUIT_EMAIL} n’a pas de lot recruté`);
+        continue;
+      }
       const url = endpoint.path(session);
       const queries: CapturedQuery[] = [];
       current = queries;
