@@ -1,5 +1,6 @@
-import { eq, inArray, and } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { preparedQuery } from '../db/prepared-queries';
 import { applications, invoices, missions, shipments, storedFiles, visitReports } from '../db/schema';
 
 /**
@@ -108,15 +109,40 @@ export function ownerValue(rule: OwnerRule, source: { params?: unknown; query?: 
   return typeof value === 'string' && UUID.test(value) ? value : undefined;
 }
 
+/**
+ * The technician of each application met, kept in the process: an application's technician never changes (only its
+ * status and the admin's comment do), so what is kept stays true on every instance with nothing to invalidate. The
+ * field-work screen and its route map, comment and parts are read by application (decision 059). At most
+ * APPLICATION_OWNERS_KEPT, the oldest forgotten first; an unknown id is never kept.
+ */
+const applicationOwners = new Map<string, string>();
+export const APPLICATION_OWNERS_KEPT = 10_000;
+
+async function applicationOwner(db: Db, id: string): Promise<string | null> {
+  const known = applicationOwners.get(id);
+  if (known !== undefined) return known;
+  const lookup = preparedQuery(db, 'application-owner', () =>
+    db
+      .select({ t: applications.technicianId })
+      .from(applications)
+      .where(eq(applications.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('maillon_application_owner'),
+  );
+  const [row] = await lookup.execute({ id });
+  if (!row) return null;
+  if (applicationOwners.size >= APPLICATION_OWNERS_KEPT) applicationOwners.delete(applicationOwners.keys().next().value!);
+  applicationOwners.set(id, row.t);
+  return row.t;
+}
+
 /** The technician owning the record (null when it does not exist or has none). */
 export async function resolveOwner(db: Db, kind: OwnerKind, id: string): Promise<string | null> {
   switch (kind) {
     case 'technician':
       return id;
-    case 'application': {
-      const [row] = await db.select({ t: applications.technicianId }).from(applications).where(eq(applications.id, id)).limit(1);
-      return row?.t ?? null;
-    }
+    case 'application':
+      return applicationOwner(db, id);
     case 'invoice': {
       const [row] = await db.select({ t: invoices.technicianId }).from(invoices).where(eq(invoices.id, id)).limit(1);
       return row?.t ?? null;

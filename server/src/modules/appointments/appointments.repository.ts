@@ -53,19 +53,6 @@ export async function findAppointment(db: DbOrTx, { missionId, technicianId }: {
 }
 export type AppointmentRow = NonNullable<Awaited<ReturnType<typeof findAppointment>>>;
 
-/** The technician's appointments on a lot's devices (the Recruté view). */
-export async function listLotAppointments(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
-  const query = preparedQuery(db, 'lot-appointments', () =>
-    db
-      .select(appointmentColumns)
-      .from(visitAppointments)
-      .innerJoin(missions, eq(missions.id, visitAppointments.missionId))
-      .where(and(eq(missions.batchId, sql.placeholder('batchId')), eq(visitAppointments.technicianId, sql.placeholder('technicianId'))))
-      .prepare('maillon_lot_appointments'),
-  );
-  return query.execute({ batchId, technicianId });
-}
-
 /** The appointments of the given visits of one technician: one lookup each on visit_appointments_visit_unique. */
 export async function listVisitsAppointments(db: DbOrTx, { missionIds, technicianId }: { missionIds: string[]; technicianId: string }) {
   const query = preparedQuery(db, 'visits-appointments', () =>

@@ -152,12 +152,6 @@ export function toAppointmentDto(row: repo.AppointmentRow | null): VisitAppointm
   };
 }
 
-/** The site's side of each device of a lot, for the technician's Recruté view (devices without one are absent). */
-export async function listVisitAppointments(db: DbOrTx, ids: { batchId: string; technicianId: string }): Promise<Map<string, VisitAppointment | null>> {
-  const rows = await repo.listLotAppointments(db, ids);
-  return new Map(rows.map((row) => [row.missionId, toAppointmentDto(row)]));
-}
-
 /** The appointments of some visits of one technician (a page of its devices), in one statement whatever their lots. */
 export async function listAppointmentsOfVisits(db: DbOrTx, ids: { missionIds: string[]; technicianId: string }): Promise<Map<string, VisitAppointment | null>> {
   if (ids.missionIds.length === 0) return new Map();

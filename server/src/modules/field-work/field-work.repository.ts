@@ -1,40 +1,83 @@
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { likePattern, windowTotal } from '../../lib/pagination';
+import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { jsonRowSql, likePattern, windowTotal } from '../../lib/pagination';
 import type { DbOrTx } from '../../db/client';
 import { preparedQuery } from '../../db/prepared-queries';
-import { applications, comments, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
+import { applications, comments, missionBatches, missions, technicianMissionData, technicians, visitAppointments } from '../../db/schema';
+import { cancellationBlockedSql } from '../lifecycle/lifecycle.service';
 
 /** Drizzle queries of the field-work module, explicit columns only. */
 
 export const RECRUITED_STATUSES = ['Recruté', 'Terminé'] as const;
 
+/** An application with its lot, as the Recruté view shows them. */
+const applicationWithLotColumns = {
+  id: applications.id,
+  status: applications.status,
+  appliedAt: applications.appliedAt,
+  adminComment: applications.adminComment,
+  technicianId: applications.technicianId,
+  batchId: applications.batchId,
+  lot: {
+    id: missionBatches.id,
+    title: missionBatches.title,
+    description: missionBatches.description,
+    priceCents: missionBatches.priceCents,
+    deadline: missionBatches.deadline,
+    tags: missionBatches.tags,
+    departments: missionBatches.departments,
+    status: missionBatches.status,
+    defibrillatorsSum: missionBatches.defibrillatorsSum,
+    defibrillatorsDone: missionBatches.defibrillatorsDone,
+    amountPerDefibCents: missionBatches.amountPerDefibCents,
+  },
+};
+
 export async function findApplicationWithLot(db: DbOrTx, applicationId: string) {
   const [row] = await db
-    .select({
-      id: applications.id,
-      status: applications.status,
-      appliedAt: applications.appliedAt,
-      adminComment: applications.adminComment,
-      technicianId: applications.technicianId,
-      batchId: applications.batchId,
-      lot: {
-        id: missionBatches.id,
-        title: missionBatches.title,
-        description: missionBatches.description,
-        priceCents: missionBatches.priceCents,
-        deadline: missionBatches.deadline,
-        tags: missionBatches.tags,
-        departments: missionBatches.departments,
-        status: missionBatches.status,
-        defibrillatorsSum: missionBatches.defibrillatorsSum,
-        defibrillatorsDone: missionBatches.defibrillatorsDone,
-        amountPerDefibCents: missionBatches.amountPerDefibCents,
-      },
-    })
+    .select(applicationWithLotColumns)
     .from(applications)
     .leftJoin(missionBatches, eq(missionBatches.id, applications.batchId))
     .where(eq(applications.id, applicationId))
     .limit(1);
+  return row ?? null;
+}
+
+/** A message on a lot between the admin and its technician, as the work view's statement writes it (JSON). */
+export interface LotCommentJson {
+  id: string;
+  authorRole: string;
+  content: string;
+  /** ISO 8601, UTC (maillon_json_time). */
+  createdAt: string;
+}
+
+/**
+ * The field-work screen's application and lot, whether its recruit may still cancel, and the lot's messages between
+ * the admin and this technician (newest first, 200 at most), in one statement: the screen's devices are the other
+ * (listLotWorkMissions). Four statements before (decision 059).
+ */
+export async function findApplicationWork(db: DbOrTx, applicationId: string) {
+  const query = preparedQuery(db, 'application-work', () =>
+    db
+      .select({
+        ...applicationWithLotColumns,
+        cancellationBlocked: cancellationBlockedSql(applications.batchId, applications.technicianId),
+        comments: sql<LotCommentJson[]>`(
+          select coalesce(json_agg(${jsonRowSql({ id: 'c.id', authorRole: 'c.author_role', content: 'c.content', createdAt: 'maillon_json_time(c.created_at)' })}
+            order by c.created_at desc, c.id desc), '[]'::json)
+          from (
+            select id, author_role, content, created_at from comments
+            where batch_id = ${applications.batchId} and technician_id = ${applications.technicianId}
+            order by created_at desc, id desc limit 200
+          ) c)`,
+      })
+      .from(applications)
+      .leftJoin(missionBatches, eq(missionBatches.id, applications.batchId))
+      .where(eq(applications.id, sql.placeholder('applicationId')))
+      .limit(1)
+      .prepare('maillon_application_work'),
+  );
+  const [row] = await query.execute({ applicationId });
   return row ?? null;
 }
 
@@ -95,6 +138,27 @@ export async function listLotMissionsWithProgress(db: DbOrTx, { batchId, technic
   return query.execute({ batchId, technicianId });
 }
 export type LotMissionRow = Awaited<ReturnType<typeof listLotMissionsWithProgress>>[number];
+
+/**
+ * listLotMissionsWithProgress with each device's appointment (the site's side of the visit, visit_appointments_visit_unique),
+ * for the field-work screen: one statement instead of two.
+ */
+export async function listLotWorkMissions(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
+  const query = preparedQuery(db, 'lot-work-missions', () =>
+    db
+      .select({ ...lotMissionColumns, appointment: getTableColumns(visitAppointments) })
+      .from(missions)
+      .leftJoin(
+        technicianMissionData,
+        and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, sql.placeholder('technicianId'))),
+      )
+      .leftJoin(visitAppointments, and(eq(visitAppointments.missionId, missions.id), eq(visitAppointments.technicianId, sql.placeholder('technicianId'))))
+      .where(eq(missions.batchId, sql.placeholder('batchId')))
+      .orderBy(...routeOrder)
+      .prepare('maillon_lot_work_missions'),
+  );
+  return query.execute({ batchId, technicianId });
+}
 
 export interface RecruitedMissionFilters {
   technicianId: string;
@@ -175,16 +239,6 @@ function recruitedMissionsWhere(filters: { technicianId: unknown; batchId?: unkn
     where.push(or(...text)!);
   }
   return and(...where);
-}
-
-/** Messages on a lot between the admin and this technician, newest first. */
-export async function listLotComments(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
-  return db
-    .select({ id: comments.id, authorRole: comments.authorRole, content: comments.content, createdAt: comments.createdAt })
-    .from(comments)
-    .where(and(eq(comments.batchId, batchId), eq(comments.technicianId, technicianId)))
-    .orderBy(desc(comments.createdAt), desc(comments.id))
-    .limit(200);
 }
 
 /** The comments a technician wrote on a lot (« Commentaire pour l'admin »), not the admin's messages on it. */

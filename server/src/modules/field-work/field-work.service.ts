@@ -34,8 +34,8 @@ import {
   applyPlannedSlotChange,
   cancelStaleInvitations,
   listAppointmentsOfVisits,
-  listVisitAppointments,
   sendVisitInvitation,
+  toAppointmentDto,
   type MailConfig,
 } from '../appointments/appointments.service';
 import { slotOf } from '../appointments/visit-time';
@@ -43,7 +43,6 @@ import type { AuthContext } from '../auth/auth.service';
 import {
   cancelApplication,
   finishApplication,
-  isCancellationBlocked,
   recomputeBatchFigures,
   saveMissionProgress,
 } from '../lifecycle/lifecycle.service';
@@ -142,8 +141,10 @@ export async function listRecruitedMissions(db: Db, { auth, unbatched, limit, of
 }
 
 /** The application of a technician on a lot, readable by that technician (Recruté or Terminé) or the admin. */
-async function loadWorkApplication(db: Db, auth: AuthContext, applicationId: string) {
-  const row = await repo.findApplicationWithLot(db, applicationId);
+function assertWorkApplication<Row extends { technicianId: string; status: string; batchId: string | null; lot: object | null }>(
+  auth: AuthContext,
+  row: Row | null,
+): Row & { lot: NonNullable<Row['lot']>; batchId: string } {
   if (!row || !row.lot || !row.batchId) throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
   assertOwn(auth, row.technicianId, NOT_FOUND_APPLICATION);
   if (!isAdmin(auth) && !repo.RECRUITED_STATUSES.includes(row.status as (typeof repo.RECRUITED_STATUSES)[number])) {
@@ -152,17 +153,20 @@ async function loadWorkApplication(db: Db, auth: AuthContext, applicationId: str
   return { ...row, lot: row.lot, batchId: row.batchId };
 }
 
-/** GET /api/applications/{id}/work: the Recruté view in four queries. */
+async function loadWorkApplication(db: Db, auth: AuthContext, applicationId: string) {
+  return assertWorkApplication(auth, await repo.findApplicationWithLot(db, applicationId));
+}
+
+/**
+ * GET /api/applications/{id}/work: the Recruté view in two statements (decision 059): the application with its lot,
+ * cancellation rule and messages, then the lot's devices with their progress and appointments.
+ */
 export async function getApplicationWork(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<ApplicationWork> {
-  const application = await loadWorkApplication(db, auth, applicationId);
+  const application = assertWorkApplication(auth, await repo.findApplicationWork(db, applicationId));
   const { lot, technicianId } = application;
-  const [missionRows, commentRows, blocked, appointments] = await Promise.all([
-    repo.listLotMissionsWithProgress(db, { batchId: lot.id, technicianId }),
-    repo.listLotComments(db, { batchId: lot.id, technicianId }),
-    isCancellationBlocked(db, { batchId: lot.id, technicianId }),
-    listVisitAppointments(db, { batchId: lot.id, technicianId }),
-  ]);
-  const missions = missionRows.map((row) => toWorkMission(row, technicianId, appointments.get(row.id) ?? null));
+  const missionRows = await repo.listLotWorkMissions(db, { batchId: lot.id, technicianId });
+  const commentRows = application.comments;
+  const missions = missionRows.map((row) => toWorkMission(row, technicianId, toAppointmentDto(row.appointment)));
   const done = missions.filter((m) => m.progress.isCompleted).length;
   const technicianComment = commentRows.find((c) => c.authorRole === 'technician');
   const models = [...new Set(missions.map((m) => m.defibrillatorModel).filter((m): m is string => Boolean(m)))].sort((a, b) => a.localeCompare(b, 'fr'));
@@ -192,9 +196,9 @@ export async function getApplicationWork(db: Db, { auth, applicationId }: { auth
     missions,
     adminMessages: commentRows
       .filter((c) => c.authorRole === 'admin')
-      .map((c) => ({ id: c.id, content: c.content, createdAt: c.createdAt.toISOString() })),
-    technicianComment: { content: technicianComment?.content ?? '', updatedAt: iso(technicianComment?.createdAt) },
-    cancellationBlocked: application.status !== 'Recruté' || blocked,
+      .map((c) => ({ id: c.id, content: c.content, createdAt: c.createdAt })),
+    technicianComment: { content: technicianComment?.content ?? '', updatedAt: technicianComment?.createdAt ?? null },
+    cancellationBlocked: application.status !== 'Recruté' || application.cancellationBlocked,
     canFinish: application.status === 'Recruté' && missions.length > 0 && done === missions.length,
   };
 }

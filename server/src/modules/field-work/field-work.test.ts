@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   applicationWorkSchema,
   distanceResultSchema,
@@ -9,7 +9,7 @@ import {
   VISIT_DATE_REQUIRED,
 } from '@maillon/common/schemas/field-work';
 import { SYSTEM_LOT_TITLE } from '@maillon/common/constants';
-import { applications, comments, emailOutbox, invoices, missionBatches, missions, shipments, technicianMissionData, technicians } from '../../db/schema';
+import { applications, comments, emailOutbox, invoices, missionBatches, missions, shipments, technicianMissionData, technicians, visitAppointments } from '../../db/schema';
 import { recruitApplication } from '../lifecycle/lifecycle.service';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
@@ -143,6 +143,75 @@ describe('GET /api/applications/:id/work', () => {
     const bad = await as(ctx.app, cookieA)({ method: 'GET', url: '/api/applications/pas-un-id/work' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Identifiant invalide');
+  });
+
+  it('still answers 404 to another technician once the owner has read it (the owner kept in memory), and to an unknown id twice', async () => {
+    const lot = await makeLot(techA.technician.id, { count: 1 });
+    const url = `/api/applications/${lot.applicationId}/work`;
+    expect((await as(ctx.app, cookieA)({ method: 'GET', url })).statusCode).toBe(200);
+    expect((await as(ctx.app, cookieB)({ method: 'GET', url })).statusCode).toBe(404);
+    expect((await as(ctx.app, cookieB)({ method: 'GET', url: `/api/applications/${lot.applicationId}/technician-comment` })).statusCode).toBe(404);
+    const unknown = `/api/applications/${crypto.randomUUID()}/work`;
+    expect((await as(ctx.app, cookieA)({ method: 'GET', url: unknown })).statusCode).toBe(404);
+    expect((await as(ctx.app, cookieA)({ method: 'GET', url: unknown })).statusCode).toBe(404);
+  });
+
+  it('writes the lot’s messages newest first at their instants, the technician’s comment, each device’s own appointment, and the cancellation rule of this technician only', async () => {
+    const lot = await makeLot(techA.technician.id, { count: 3 });
+    const [first, second, third] = lot.missionIds as [string, string, string];
+    // Instants with microseconds, as now() writes them: the answer carries the milliseconds, as toISOString does.
+    await ctx.db.execute(sql`
+      insert into comments (batch_id, technician_id, author_role, content, created_at) values
+        (${lot.lotId}, ${techA.technician.id}, 'admin', 'Ancien message', '2026-03-01 09:00:00.123456+00'),
+        (${lot.lotId}, ${techA.technician.id}, 'admin', 'Nouveau message, avec "guillemets"
+et retour', '2026-03-02 23:30:00.999999+01'),
+        (${lot.lotId}, ${techA.technician.id}, 'technician', 'Accès par le parking', '2026-03-01 12:00:00.5+00'),
+        (${lot.lotId}, ${techB.technician.id}, 'admin', 'Pour un autre technicien', '2026-03-03 08:00:00+00')`);
+    const stored = await ctx.db
+      .select({ content: comments.content, createdAt: comments.createdAt })
+      .from(comments)
+      .where(and(eq(comments.batchId, lot.lotId), eq(comments.technicianId, techA.technician.id)));
+    const at = (content: string) => stored.find((row) => row.content === content)!.createdAt.toISOString();
+    // The site confirmed A's first visit; another technician's appointment on the second device and progress on the
+    // third are its own.
+    const other = await createTechnician(ctx.db, { firstName: 'Inès', lastName: 'Roux' });
+    await ctx.db.insert(visitAppointments).values([
+      {
+        missionId: first,
+        technicianId: techA.technician.id,
+        uid: 'visite-a',
+        invitedAt: new Date('2026-03-04T08:15:00.250Z'),
+        invitedDate: '2026-03-10',
+        response: 'confirmed',
+        respondedAt: new Date('2026-03-05T10:00:00Z'),
+      },
+      { missionId: second, technicianId: other.technician.id, uid: 'visite-autre', invitedAt: new Date('2026-03-04T08:00:00Z'), invitedDate: '2026-03-11' },
+    ]);
+    await ctx.db.insert(technicianMissionData).values({ missionId: third, technicianId: other.technician.id, isCompleted: true });
+
+    const response = await as(ctx.app, cookieA)({ method: 'GET', url: `/api/applications/${lot.applicationId}/work` });
+    expect(response.statusCode).toBe(200);
+    const work = applicationWorkSchema.strict().parse(response.json());
+    expect(work.adminMessages).toEqual([
+      { id: expect.any(String), content: 'Nouveau message, avec "guillemets"\net retour', createdAt: at('Nouveau message, avec "guillemets"\net retour') },
+      { id: expect.any(String), content: 'Ancien message', createdAt: at('Ancien message') },
+    ]);
+    expect(work.adminMessages.map((m) => m.createdAt)).toEqual(['2026-03-02T22:30:00.999Z', '2026-03-01T09:00:00.123Z']);
+    expect(work.technicianComment).toEqual({ content: 'Accès par le parking', updatedAt: '2026-03-01T12:00:00.500Z' });
+    const byId = new Map(work.missions.map((m) => [m.id, m]));
+    expect(byId.get(first)!.appointment).toEqual({
+      invitedAt: '2026-03-04T08:15:00.250Z',
+      invitedSlot: { date: '2026-03-10', window: null, startTime: null, endTime: null },
+      response: 'confirmed',
+      respondedAt: '2026-03-05T10:00:00.000Z',
+      proposal: null,
+      decision: null,
+      decidedAt: null,
+    });
+    expect(byId.get(second)!.appointment).toBeNull();
+    expect(byId.get(third)!.appointment).toBeNull();
+    expect(byId.get(third)!.progress.isCompleted).toBe(false);
+    expect(work.cancellationBlocked).toBe(false);
   });
 });
 

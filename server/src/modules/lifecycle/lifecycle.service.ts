@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import { FORMATION_DONE, FORMATION_NOT_DONE, SYSTEM_LOT_TITLE } from '@maillon/common/constants';
 import type { DbOrTx } from '../../db/client';
 import { applications, invoices, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
@@ -232,14 +232,20 @@ export async function saveMissionProgress(
 }
 
 /** A Recruté application can be cancelled while no device is done and no parcel is on its way or received. */
-export async function isCancellationBlocked(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }): Promise<boolean> {
-  const result = await tx.execute<{ blocked: boolean }>(sql`
-    select exists (
+/**
+ * Whether the lot's recruit may no longer cancel (decisions.md §4): a device of the lot done by it, or a parcel for the
+ * lot shipped. As SQL, for the values given or for the columns of a row (the field-work screen reads it with the
+ * application, field-work.repository).
+ */
+export const cancellationBlockedSql = (batchId: SQLWrapper | string, technicianId: SQLWrapper | string) => sql<boolean>`(exists (
       select 1 from technician_mission_data d join missions m on m.id = d.mission_id
       where m.batch_id = ${batchId} and d.technician_id = ${technicianId} and d.is_completed
     ) or exists (
       select 1 from shipments s where s.batch_id = ${batchId} and s.status in ('in_transit', 'delivered')
-    ) as blocked`);
+    ))`;
+
+export async function isCancellationBlocked(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }): Promise<boolean> {
+  const result = await tx.execute<{ blocked: boolean }>(sql`select ${cancellationBlockedSql(batchId, technicianId)} as blocked`);
   return Boolean(result.rows[0]?.blocked);
 }
 
