@@ -5,7 +5,7 @@ import type { Application, ApplicationPillCounts, TreatedDevice } from '@maillon
 import type { Db, Tx } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { eurosSql, PART_SEPARATOR, pageTotal, windowTotal } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, PART_SEPARATOR, pageTotal, windowTotal } from '../../lib/pagination';
 import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
 import { RECRUITED } from '../lifecycle/lifecycle.service';
 import { sortedModels } from '../mission-batches/mission-batches.service';
@@ -180,35 +180,34 @@ const ofLot = (batchId: unknown) =>
 
 /**
  * What the list shows of an application `applications` and its lot `mission_batches`, as JSON PostgreSQL writes
- * (docs/decisions/044), in three parts joined by chr(31): the application without its lot and devices, the lot without
- * its models, and the models (sorted in French by the server, as the lots' lists do: decision 033). A finished lot keeps
- * its figures frozen (undone devices left for the system lot); a Terminé application carries its final revenue.
+ * (docs/decisions/044) from rows of named columns (jsonRowSql, decision 049), in three parts joined by chr(31): the
+ * application without its lot and devices, the lot without its models, and the models (sorted in French by the
+ * server, as the lots' lists do: decision 033). A finished lot keeps its figures frozen (undone devices left for the
+ * system lot); a Terminé application carries its final revenue.
  */
-const applicationPartsSql = sql<string>`
-  json_build_object(
-    'id', applications.id,
-    'batchId', applications.batch_id,
-    'missionId', applications.mission_id,
-    'technicianId', applications.technician_id,
-    'status', applications.status,
-    'appliedAt', maillon_json_time(applications.applied_at),
-    'adminComment', applications.admin_comment,
-    'finalRevenue', case when applications.status = 'Terminé'
-      then ${sql.raw(eurosSql('mission_batches.amount_per_defib_cents::numeric * mission_batches.defibrillators_done'))} end
-  )::text || chr(31) || json_build_object(
-    'id', mission_batches.id,
-    'title', mission_batches.title,
-    'description', maillon_lot_description(mission_batches.description),
-    'price', ${sql.raw(eurosSql('mission_batches.price_cents'))},
-    'departments', mission_batches.departments,
-    'tags', mission_batches.tags,
-    'deadline', maillon_json_time(mission_batches.deadline),
-    'status', mission_batches.status,
-    'defibrillatorCount', case when mission_batches.status = 'completed' then mission_batches.defibrillators_sum else mission_batches.mission_count end,
-    'defibrillatorsDone', mission_batches.defibrillators_done,
-    'amountPerDefib', ${sql.raw(eurosSql('mission_batches.amount_per_defib_cents'))},
-    'candidateCount', mission_batches.application_count
-  )::text || chr(31) || array_to_json(mission_batches.mission_models)::text`;
+const applicationPartsSql = sql<string>`to_json(${jsonRowSql({
+  id: 'applications.id',
+  batchId: 'applications.batch_id',
+  missionId: 'applications.mission_id',
+  technicianId: 'applications.technician_id',
+  status: 'applications.status',
+  appliedAt: 'maillon_json_time(applications.applied_at)',
+  adminComment: 'applications.admin_comment',
+  finalRevenue: `case when applications.status = 'Terminé' then ${eurosSql('mission_batches.amount_per_defib_cents::numeric * mission_batches.defibrillators_done')} end`,
+})})::text || chr(31) || to_json(${jsonRowSql({
+  id: 'mission_batches.id',
+  title: 'mission_batches.title',
+  description: 'maillon_lot_description(mission_batches.description)',
+  price: eurosSql('mission_batches.price_cents'),
+  departments: 'mission_batches.departments',
+  tags: 'mission_batches.tags',
+  deadline: 'maillon_json_time(mission_batches.deadline)',
+  status: 'mission_batches.status',
+  defibrillatorCount: 'case when mission_batches.status = \'completed\' then mission_batches.defibrillators_sum else mission_batches.mission_count end',
+  defibrillatorsDone: 'mission_batches.defibrillators_done',
+  amountPerDefib: eurosSql('mission_batches.amount_per_defib_cents'),
+  candidateCount: 'mission_batches.application_count',
+})})::text || chr(31) || array_to_json(mission_batches.mission_models)::text`;
 
 /** A page of applications as JSON text, the array the route sends as it is, and the total of the filter. */
 export interface ApplicationsPage {
