@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openPostgres } from '../src/db/client';
@@ -33,8 +34,20 @@ export interface CapturedEndpoint {
 
 /** The same technician as the bench's first session (tech7: active, training done). */
 export const CAPTURE_TECHNICIAN_EMAIL = 'tech7@bench.maillon.test';
-/** For the field work: the first of the bench's sessions with a « Recruté » lot (tech7 has none). */
-export const CAPTURE_RECRUIT_EMAIL = 'tech21@bench.maillon.test';
+/**
+ * For the field work: the first of the bench's sessions (tech7, tech14… tech224, sessions.ts) with a « Recruté » lot.
+ * Which technicians the scale seed recruits changes with each seed (its rows are ordered by random ids), so it is
+ * looked up; null when none of them has one.
+ */
+async function captureRecruitEmail(db: ReturnType<typeof openPostgres>['db']): Promise<string | null> {
+  const { rows } = await db.execute<{ email: string }>(sql`
+    select t.email from technicians t
+    where t.email ~ '^tech[0-9]+@bench\.maillon\.test$'
+      and substring(t.email from '^tech([0-9]+)@')::int % 7 = 0 and substring(t.email from '^tech([0-9]+)@')::int <= 224
+      and exists (select 1 from applications a where a.technician_id = t.id and a.status = 'Recruté')
+    order by substring(t.email from '^tech([0-9]+)@')::int limit 1`);
+  return rows[0]?.email ?? null;
+}
 
 // Every request starts with the access plugin reading (and at most once a minute sliding) its session row.
 const SESSION_SQL = /^\s*(select\b[\s\S]*?\bfrom\s+"sessions"|update\s+"sessions"|delete\s+from\s+"sessions")/i;
@@ -87,14 +100,16 @@ export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoin
     // Addresses of their own, so these two logins never count against the bench's per-address login limit.
     const technician = await login(app, CAPTURE_TECHNICIAN_EMAIL, '10.254.0.1');
     const admin = await login(app, SCALE_ADMIN_EMAIL, '10.254.0.2');
-    const recruit = await login(app, CAPTURE_RECRUIT_EMAIL, '10.254.0.3');
+    const recruitEmail = await captureRecruitEmail(database.db);
+    const recruit = recruitEmail ? await login(app, recruitEmail, '10.254.0.3') : null;
     const captured: CapturedEndpoint[] = [];
     for (const endpoint of endpoints) {
       const session = endpoint.area === 'admin' ? admin : endpoint.recruitedOnly ? recruit : technician;
-      if (endpoint.recruitedOnly && !session.applicationId) {
-        skipped(`capture SQL : ${endpoint.name} laissé de côté : ${CAPTURE_RECRUIT_EMAIL} n’a pas de lot recruté`);
+      if (!session?.applicationId && endpoint.recruitedOnly) {
+        skipped(`capture SQL : ${endpoint.name} laissé de côté : aucun technicien du bench n’a de lot recruté`);
         continue;
       }
+      if (!session) continue;
       const url = endpoint.path(session);
       const queries: CapturedQuery[] = [];
       current = queries;

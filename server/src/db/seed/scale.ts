@@ -212,6 +212,36 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
       join techs on techs.n = 1 + (i + (i / 5) * 7) % ${t.technicians}
       on conflict do nothing`),
   );
+  // The recruits' field work, as on a working day: two visits in three planned (3 to 42 days ahead, none done, so the
+  // lots' kept figures stay true), the site invited for one in three and confirmed for half of those, and on each lot a
+  // message from the admin and the technician's comment. The field-work screen reads them (decision 059).
+  const recruitsWork = `with work as (
+      select m.id as mission_id, a.technician_id, a.batch_id, m.email_site,
+        row_number() over (partition by m.batch_id order by m.created_at, m.id) as k
+      from applications a join missions m on m.batch_id = a.batch_id where a.status = 'Recruté')`;
+  const plannedDay = `date_trunc('day', now()) + ((3 + (k * 7) % 40) || ' days')::interval`;
+  await step(
+    'visits planned on the recruited lots',
+    sql.raw(`${recruitsWork}
+      insert into technician_mission_data (mission_id, technician_id, planned_visit_date)
+      select mission_id, technician_id, ${plannedDay} + interval '9 hours' from work where k % 3 <> 0`),
+  );
+  await step(
+    'sites invited',
+    sql.raw(`${recruitsWork}
+      insert into visit_appointments (mission_id, technician_id, uid, sequence, site_email, invited_at, invited_date, response, responded_at)
+      select mission_id, technician_id, 'seed-' || mission_id, 1, email_site, now() - interval '2 days', (${plannedDay})::date,
+        case when k % 2 = 0 then 'confirmed' end, case when k % 2 = 0 then now() - interval '1 day' end
+      from work where k % 3 = 1`),
+  );
+  await step(
+    'messages on the recruited lots',
+    sql.raw(`${recruitsWork}
+      insert into comments (batch_id, technician_id, author_role, content)
+      select batch_id, technician_id, role, case role when 'admin' then 'Pensez aux électrodes de rechange, merci.'
+        else 'Accès par le parking, badge à l’accueil.' end
+      from (select distinct batch_id, technician_id from work) lots cross join (values ('admin'), ('technician')) roles(role)`),
+  );
   await step(
     `${t.invoices} invoices and transfers`,
     sql.raw(`
