@@ -38,7 +38,10 @@ async function pickIds(db: Db, technicianId: string, userId: string): Promise<Pa
   const ids: Partial<Record<EntityKind, string | undefined>> = {
     technician: technicianId,
     user: userId,
-    application: await own('applications'),
+    // Its « Recruté » application if any, whose field-work screen, route map and comment the technician reads.
+    application:
+      (await first(sql`select id::text from applications where technician_id = ${technicianId} and status = 'Recruté' limit 1`)) ??
+      (await own('applications')),
     invoice: await own('invoices'),
     shipment: await own('shipments'),
     file: await any('stored_files'),
