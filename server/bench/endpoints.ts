@@ -35,10 +35,11 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Candidatures', area: 'technicien', path: (s) => `/api/applications?technicianId=${s.technicianId}`, check: isArray },
   { name: "Compteurs d'onglets", area: 'technicien', path: (s) => `/api/technicians/${s.technicianId}/counts`, check: hasKeys('formation', 'findMissions') },
   { name: 'Factures', area: 'technicien', path: (s) => `/api/technician/${s.technicianId}/invoices`, check: isArray },
-  // The technician's parcels (« Colis »), unmeasured until decision 037.
   // The field-work screen (a Recruté lot's devices, progress, appointments and messages): what a technician reads most
-  // on a working day. Loaded by the bench's technicians that have such a lot (9 of the 32 at full scale).
+  // on a working day. Loaded by those of the bench's 32 technicians that have such a lot (how many changes with each
+  // seed: its rows are ordered by random ids).
   { name: 'Terrain (lot recruté)', area: 'technicien', recruitedOnly: true, path: (s) => `/api/applications/${s.applicationId}/work`, check: hasKeys('application', 'lot', 'missions') },
+  // The technician's parcels (« Colis »), unmeasured until decision 037.
   { name: 'Colis', area: 'technicien', path: (s) => `/api/shipments?technicianId=${s.technicianId}&limit=20`, check: isArray },
   // The technician's other screens' first reads: the pills of « Candidatures », « Revenus » (its summary and its
   // transfers), « Formation » (the library and what the technician has opened).

@@ -41,11 +41,12 @@ export const CAPTURE_TECHNICIAN_EMAIL = 'tech7@bench.maillon.test';
  */
 async function captureRecruitEmail(db: ReturnType<typeof openPostgres>['db']): Promise<string | null> {
   const { rows } = await db.execute<{ email: string }>(sql`
-    select t.email from technicians t
-    where t.email ~ '^tech[0-9]+@bench\.maillon\.test$'
-      and substring(t.email from '^tech([0-9]+)@')::int % 7 = 0 and substring(t.email from '^tech([0-9]+)@')::int <= 224
-      and exists (select 1 from applications a where a.technician_id = t.id and a.status = 'Recruté')
-    order by substring(t.email from '^tech([0-9]+)@')::int limit 1`);
+    select b.email from (
+      select t.id, t.email, substring(t.email from '^tech([0-9]+)@')::int as n from technicians t
+      where t.email ~ '^tech[0-9]+@bench\.maillon\.test$'
+    ) b
+    where b.n % 7 = 0 and b.n <= 224 and exists (select 1 from applications a where a.technician_id = b.id and a.status = 'Recruté')
+    order by b.n limit 1`);
   return rows[0]?.email ?? null;
 }
 
@@ -105,11 +106,11 @@ export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoin
     const captured: CapturedEndpoint[] = [];
     for (const endpoint of endpoints) {
       const session = endpoint.area === 'admin' ? admin : endpoint.recruitedOnly ? recruit : technician;
-      if (!session?.applicationId && endpoint.recruitedOnly) {
+      // Only a field-work read can lack its session: none of the bench's technicians has a « Recruté » lot.
+      if (!session || (endpoint.recruitedOnly && !session.applicationId)) {
         skipped(`capture SQL : ${endpoint.name} laissé de côté : aucun technicien du bench n’a de lot recruté`);
         continue;
       }
-      if (!session) continue;
       const url = endpoint.path(session);
       const queries: CapturedQuery[] = [];
       current = queries;

@@ -231,7 +231,6 @@ export async function saveMissionProgress(
   return row!;
 }
 
-/** A Recruté application can be cancelled while no device is done and no parcel is on its way or received. */
 /**
  * Whether the lot's recruit may no longer cancel (decisions.md §4): a device of the lot done by it, or a parcel for the
  * lot shipped. As SQL, for the values given or for the columns of a row (the field-work screen reads it with the
@@ -244,6 +243,7 @@ export const cancellationBlockedSql = (batchId: SQLWrapper | string, technicianI
       select 1 from shipments s where s.batch_id = ${batchId} and s.status in ('in_transit', 'delivered')
     ))`;
 
+/** A Recruté application can be cancelled while no device is done and no parcel is on its way or received. */
 export async function isCancellationBlocked(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }): Promise<boolean> {
   const result = await tx.execute<{ blocked: boolean }>(sql`select ${cancellationBlockedSql(batchId, technicianId)} as blocked`);
   return Boolean(result.rows[0]?.blocked);
