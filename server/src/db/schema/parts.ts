@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { CONSUMABLE_KINDS } from '@maillon/common/enums';
 import { createdAt, id, sqlList, updatedAt } from './_columns';
 import { devices } from './devices';
@@ -88,3 +88,26 @@ export const shipmentParts = pgTable(
     index('shipment_parts_mission_idx').on(t.missionId),
   ],
 );
+
+/**
+ * What Expéditions lists of each lot's proposal, kept per lot (decision 060): the parts to send and the dates to check
+ * of the visits still to do, and the first planned visit. Triggers on devices, missions and the technicians' progress
+ * raise `version` in the transaction of the write; a read recomputes a lot whose kept figures are of an older version,
+ * or of another day, recruit, deadline or parts reference (`kept_key`), and keeps them only if the version did not move
+ * meanwhile. So a read after a write recomputes that lot alone, on any instance.
+ */
+export const lotPartsKept = pgTable('lot_parts_kept', {
+  batchId: uuid()
+    .primaryKey()
+    .references(() => missionBatches.id, { onDelete: 'cascade' }),
+  /** Raised by the triggers each time something the figures are computed from changes. */
+  version: bigint({ mode: 'number' }).notNull().default(0),
+  /** The version the kept figures were computed at; null: none kept yet. */
+  keptVersion: bigint({ mode: 'number' }),
+  /** The day, recruit, deadline and parts reference (margin and consumables) they were computed for. */
+  keptKey: text(),
+  itemCount: integer().notNull().default(0),
+  toCheckCount: integer().notNull().default(0),
+  /** The first visit still to do, a day in France (YYYY-MM-DD). */
+  firstVisitDay: text(),
+});

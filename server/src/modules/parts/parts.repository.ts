@@ -5,6 +5,7 @@ import {
   applications,
   devices,
   lotPartShipments,
+  lotPartsKept,
   missionBatches,
   missions,
   modelConsumables,
@@ -237,14 +238,91 @@ export async function insertShipmentParts(
  * applications_one_recruit_per_batch_idx).
  */
 export async function listLotsWithRecruit(tx: DbOrTx) {
-  return tx
-    .select({ id: missionBatches.id, title: missionBatches.title, deadlineDay, recruit: recruitColumns })
+  const rows = await tx
+    .select({ id: missionBatches.id, title: missionBatches.title, deadlineDay, recruit: recruitColumns, kept: keptColumns })
     .from(missionBatches)
     .innerJoin(applications, lotsWithRecruit.recruitOfLot)
     .innerJoin(technicians, eq(technicians.id, applications.technicianId))
+    .leftJoin(lotPartsKept, eq(lotPartsKept.batchId, missionBatches.id))
     .where(lotsWithRecruit.lotIsActiveWithRecruit)
     .orderBy(...lotsWithRecruit.byTitle)
     .limit(200);
+  return rows.map(({ kept, ...lot }) => ({ ...lot, kept: kept?.batchId ? (kept as KeptParts) : null }));
+}
+
+/** A lot's kept figures for Expéditions (decision 060), with the version they are to be checked against. */
+export interface KeptParts {
+  batchId: string;
+  version: number;
+  keptVersion: number | null;
+  keptKey: string | null;
+  itemCount: number;
+  toCheckCount: number;
+  firstVisitDay: string | null;
+}
+
+const keptColumns = {
+  batchId: lotPartsKept.batchId,
+  version: lotPartsKept.version,
+  keptVersion: lotPartsKept.keptVersion,
+  keptKey: lotPartsKept.keptKey,
+  itemCount: lotPartsKept.itemCount,
+  toCheckCount: lotPartsKept.toCheckCount,
+  firstVisitDay: lotPartsKept.firstVisitDay,
+};
+
+/** Each lot's kept row on its primary key (`= any` over 200 ids had PostgreSQL filter the whole table instead). */
+export async function readKeptParts(tx: DbOrTx, batchIds: readonly string[]): Promise<KeptParts[]> {
+  if (batchIds.length === 0) return [];
+  return tx
+    .select(keptColumns)
+    .from(sql`unnest(${sql.param(batchIds)}::uuid[]) as lot(id)`)
+    .innerJoin(lotPartsKept, sql`${lotPartsKept.batchId} = lot.id`);
+}
+
+/**
+ * A row for each lot that has none yet, before its version is read: from then on, a write on the lot raises it. Should a
+ * write's trigger be inserting the same row, this waits for its transaction, then reads its version.
+ */
+export async function ensureKeptParts(tx: DbOrTx, batchIds: readonly string[]) {
+  if (batchIds.length === 0) return;
+  await tx.execute(sql`
+    insert into lot_parts_kept (batch_id)
+    select l.id from unnest(${sql.param([...batchIds].sort())}::uuid[]) l(id)
+    where exists (select 1 from mission_batches b where b.id = l.id)
+    order by l.id
+    on conflict (batch_id) do nothing`);
+}
+
+/** Figures computed from what was read after `version` was: the version moved since (a write) keeps nothing. */
+export interface PartsToKeep {
+  batchId: string;
+  version: number;
+  key: string;
+  itemCount: number;
+  toCheckCount: number;
+  firstVisitDay: string | null;
+}
+
+/**
+ * Keeps the figures of each lot whose version is still the one they were computed at. A lot locked by a write in
+ * progress is skipped without waiting: its trigger is raising the version, which would refuse them anyway (and a read
+ * never waits on a write, nor locks lots in an order that could cross one).
+ */
+export async function keepParts(tx: DbOrTx, rows: readonly PartsToKeep[]) {
+  if (rows.length === 0) return;
+  const column = <K extends keyof PartsToKeep>(key: K) => sql.param(rows.map((row) => row[key]));
+  await tx.execute(sql`
+    with free as (
+      select k.batch_id from unnest(${column('batchId')}::uuid[]) as lot(id) join lot_parts_kept k on k.batch_id = lot.id
+      order by k.batch_id for update of k skip locked
+    )
+    update lot_parts_kept k
+    set kept_version = v.version, kept_key = v.key, item_count = v.item_count, to_check_count = v.to_check_count,
+      first_visit_day = v.first_visit_day
+    from unnest(${column('batchId')}::uuid[], ${column('version')}::bigint[], ${column('key')}::text[], ${column('itemCount')}::int[],
+      ${column('toCheckCount')}::int[], ${column('firstVisitDay')}::text[]) as v(batch_id, version, key, item_count, to_check_count, first_visit_day)
+    where k.batch_id = v.batch_id and k.version = v.version and k.batch_id in (select batch_id from free)`);
 }
 
 /** Parts of the lot's live parcels (not cancelled), with the device they are for and the visit's complete report. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { addDaysToDay, parisDay } from '@maillon/common/device-rules';
 import { CONSUMABLE_KINDS, type ConsumableKind, type ShipmentStatus } from '@maillon/common/enums';
 import { NO_RELAY_POINT } from '@maillon/common/schemas/shipments';
@@ -207,51 +208,74 @@ export async function computeLotParts(tx: DbOrTx, batchId: string, today: string
   return lotPartsOf({ lot, settings, recruit, catalogue, proposed, shippedAny, visits, today });
 }
 
-/** A lot's parts from what was read about it (computeLotParts for one lot, listLotPartsSummaries for many). */
-function lotPartsOf({
-  lot,
-  settings,
-  recruit,
-  catalogue,
-  proposed,
-  shippedAny,
-  visits,
-  today,
-}: {
-  lot: { id: string; title: string; deadlineDay: string | null };
+/** What Expéditions keeps of a lot's parts (decision 060); the rest of its line is read live. */
+interface LotPartsFigures {
+  /** One per device and item, as the proposed parcel counts them. */
+  itemCount: number;
+  toCheckCount: number;
+  /** The first visit still to do, a day in France. */
+  firstVisitDate: string | null;
+}
+
+function figuresOf(devices: readonly LotPartsDevice[], visits: readonly Visit[]): LotPartsFigures {
+  let firstVisitDate: string | null = null;
+  for (const { plannedVisitDay } of visits) if (plannedVisitDay && (!firstVisitDate || plannedVisitDay < firstVisitDate)) firstVisitDate = plannedVisitDay;
+  return {
+    itemCount: devices.reduce((n, d) => n + new Set(d.needs.map((need) => need.itemLabel)).size, 0),
+    toCheckCount: devices.reduce((n, d) => n + d.toCheck.length, 0),
+    firstVisitDate,
+  };
+}
+
+interface LotRead {
+  lot: { id: string; title: string };
   settings: { expiryMarginDays: number; shipDaysBeforeVisit: number };
   recruit: { id: string; firstName: string; lastName: string; relayPoint: string | null } | null;
-  catalogue: PartsCatalogue;
   proposed: { id: string; status: ShipmentStatus; shippedDate: Date | null } | null;
   shippedAny: boolean;
-  /** The visits the recruit has still to do. */
-  visits: readonly Visit[];
   today: string;
-}): LotParts {
-  const deadline = lot.deadlineDay;
-  const devices = visits.map((v) => deviceNeeds(v, { catalogue, deadline, today }));
-  const items = groupItems(devices);
-  const plannedDays = visits.map((v) => v.plannedVisitDay).filter((d): d is string => d !== null).sort();
-  const firstVisitDate = plannedDays[0] ?? null;
+}
+
+/** A lot's line around its figures: its recruit, when to ship, its parcel and whether it is late. */
+function lotHead({ lot, settings, recruit, figures, proposed, shippedAny, today }: LotRead & { figures: LotPartsFigures }) {
+  const { firstVisitDate } = figures;
   const shipBy = firstVisitDate ? addDaysToDay(firstVisitDate, -settings.shipDaysBeforeVisit) : null;
   const shipment = proposed && proposed.status !== 'cancelled' ? { ...proposed, shippedDate: proposed.shippedDate?.toISOString() ?? null } : null;
   const shipped = shippedAny;
   return {
     batchId: lot.id,
     title: lot.title,
-    marginDays: settings.expiryMarginDays,
-    shipDaysBeforeVisit: settings.shipDaysBeforeVisit,
     technician: recruit
       ? { id: recruit.id, name: `${recruit.firstName} ${recruit.lastName}`, relayPoint: recruit.relayPoint?.trim() || NO_RELAY_POINT }
       : null,
-    devices,
-    items,
-    toCheckCount: devices.reduce((n, d) => n + d.toCheck.length, 0),
     firstVisitDate,
     shipBy,
     shipment,
     shipped,
-    late: items.length > 0 && !shipped && shipBy !== null && today > shipBy,
+    late: figures.itemCount > 0 && !shipped && shipBy !== null && today > shipBy,
+  };
+}
+
+/** A lot's parts from what was read about it (computeLotParts). */
+function lotPartsOf({
+  catalogue,
+  visits,
+  ...read
+}: LotRead & {
+  lot: { deadlineDay: string | null };
+  catalogue: PartsCatalogue;
+  /** The visits the recruit has still to do. */
+  visits: readonly Visit[];
+}): LotParts {
+  const devices = visits.map((v) => deviceNeeds(v, { catalogue, deadline: read.lot.deadlineDay, today: read.today }));
+  const figures = figuresOf(devices, visits);
+  return {
+    ...lotHead({ ...read, figures }),
+    marginDays: read.settings.expiryMarginDays,
+    shipDaysBeforeVisit: read.settings.shipDaysBeforeVisit,
+    devices,
+    items: groupItems(devices),
+    toCheckCount: figures.toCheckCount,
   };
 }
 
@@ -259,41 +283,75 @@ export function getLotParts(db: Db, batchId: string): Promise<LotParts> {
   return computeLotParts(db, batchId);
 }
 
-/** Expéditions: the proposal of every active lot with a recruit, those needing parts or to check. */
+/**
+ * Expéditions: the proposal of every active lot with a recruit, those needing parts or to check. Each lot's figures are
+ * kept (decision 060): a lot's parts are computed again only when its version moved (a write on its devices, missions or
+ * visits), or when the day, its recruit, its deadline or the parts reference differ from the kept ones. The parcels, the
+ * lot's title and its recruit are read live.
+ */
 export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> {
   const lots = await repo.listLotsWithRecruit(db);
   const today = parisDay();
   const ids = lots.map((lot) => lot.id);
-  const [settings, consumables, read, visits] = await Promise.all([
-    getPartsSettings(db),
-    repo.listConsumables(db),
-    repo.readLotsForParts(db, ids),
-    repo.listPendingVisits(db, lots.map((lot) => ({ batchId: lot.id, technicianId: lot.recruit.id }))),
-  ]);
+  const [settings, consumables, read] = await Promise.all([getPartsSettings(db), repo.listConsumables(db), repo.readLotsForParts(db, ids)]);
   const catalogue = createPartsCatalogue(consumables, settings.expiryMarginDays);
-  const proposals = new Map(read.proposed.map((p) => [p.batchId, p]));
-  const visitsByLot = new Map<string, Visit[]>();
-  for (const visit of visits) {
-    const list = visitsByLot.get(visit.batchId);
-    if (list) list.push(visit);
-    else visitsByLot.set(visit.batchId, [visit]);
+  const reference = partsReferenceKey(consumables, settings.expiryMarginDays);
+  const keyOf = (lot: (typeof lots)[number]) => [today, lot.recruit.id, lot.deadlineDay ?? '', reference].join('|');
+  // Each lot's kept row comes with the lot list, read before the visits.
+  const kept = new Map(lots.flatMap((lot) => (lot.kept ? [[lot.id, lot.kept] as const] : [])));
+  const figures = new Map<string, LotPartsFigures>();
+  const stale: typeof lots = [];
+  for (const lot of lots) {
+    const row = kept.get(lot.id);
+    if (row && row.keptVersion === row.version && row.keptKey === keyOf(lot)) {
+      figures.set(lot.id, { itemCount: row.itemCount, toCheckCount: row.toCheckCount, firstVisitDate: row.firstVisitDay });
+    } else stale.push(lot);
   }
+  if (stale.length > 0) {
+    // The versions are read before the visits (with the lot list, or here for the lots that had no row): a write
+    // committed after them raises the version, and keeps nothing.
+    const missing = stale.filter((lot) => !kept.has(lot.id)).map((lot) => lot.id);
+    if (missing.length > 0) {
+      await repo.ensureKeptParts(db, missing);
+      for (const row of await repo.readKeptParts(db, missing)) kept.set(row.batchId, row);
+    }
+    const visits = await repo.listPendingVisits(db, stale.map((lot) => ({ batchId: lot.id, technicianId: lot.recruit.id })));
+    const visitsByLot = new Map<string, Visit[]>();
+    for (const visit of visits) {
+      const list = visitsByLot.get(visit.batchId);
+      if (list) list.push(visit);
+      else visitsByLot.set(visit.batchId, [visit]);
+    }
+    const toKeep: repo.PartsToKeep[] = [];
+    for (const lot of stale) {
+      const devices = (visitsByLot.get(lot.id) ?? []).map((v) => deviceNeeds(v, { catalogue, deadline: lot.deadlineDay, today }));
+      const computed = figuresOf(devices, visitsByLot.get(lot.id) ?? []);
+      figures.set(lot.id, computed);
+      const version = kept.get(lot.id)?.version;
+      if (version === undefined) continue;
+      toKeep.push({ batchId: lot.id, version, key: keyOf(lot), ...computed, firstVisitDay: computed.firstVisitDate });
+    }
+    await repo.keepParts(db, toKeep);
+  }
+  const proposals = new Map(read.proposed.map((p) => [p.batchId, p]));
   const summaries: LotPartsSummary[] = [];
   for (const lot of lots) {
-    const parts = lotPartsOf({
-      lot,
-      settings,
-      recruit: lot.recruit,
-      catalogue,
-      proposed: proposals.get(lot.id) ?? null,
-      shippedAny: read.shipped.has(lot.id),
-      visits: visitsByLot.get(lot.id) ?? [],
-      today,
-    });
-    if (parts.items.length === 0 && parts.toCheckCount === 0 && !parts.shipment) continue;
-    summaries.push(partsSummaryOf(parts));
+    const lotFigures = figures.get(lot.id)!;
+    const head = lotHead({ lot, settings, recruit: lot.recruit, figures: lotFigures, proposed: proposals.get(lot.id) ?? null, shippedAny: read.shipped.has(lot.id), today });
+    if (lotFigures.itemCount === 0 && lotFigures.toCheckCount === 0 && !head.shipment) continue;
+    summaries.push({ ...head, toCheckCount: lotFigures.toCheckCount, itemCount: lotFigures.itemCount });
   }
   return summaries;
+}
+
+/**
+ * What the kept figures were computed with besides the lot: the margin and every consumable's part. A change of either
+ * changes this key, so every lot is computed again (the consumables are a few hundred rows, read on each call anyway).
+ */
+function partsReferenceKey(consumables: Awaited<ReturnType<typeof repo.listConsumables>>, marginDays: number): string {
+  const hash = createHash('sha256').update(String(marginDays));
+  for (const c of consumables) hash.update(`\u0000${c.modelKey}\u0000${c.kind}\u0000${c.itemLabel}`);
+  return hash.digest('base64url');
 }
 
 /** A lot's line in Expéditions. */

@@ -12,9 +12,10 @@ import {
   type LotParts,
 } from '@maillon/common/schemas/parts';
 import { visitReportContextSchema } from '@maillon/common/schemas/visit-reports';
-import { auditLog, devices, lotPartShipments, missionBatches, missions, shipmentParts, shipments, technicianMissionData, visitReports } from '../../db/schema';
+import { auditLog, devices, lotPartShipments, lotPartsKept, missionBatches, missions, shipmentParts, shipments, technicianMissionData, visitReports } from '../../db/schema';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 import { dayFromToday, makeLotWithDevices } from '../../../test/device-fixtures';
+import * as repo from './parts.repository';
 import { partsSummaryOf } from './parts.service';
 
 let ctx: TestContext;
@@ -231,6 +232,87 @@ describe('needs per lot', () => {
     const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['AC-4001'] });
     const denied = await as(ctx.app, techCookie)({ method: 'GET', url: `/api/admin/mission-batches/${lot.batchId}/parts` });
     expect(denied.statusCode).toBe(403);
+  });
+});
+
+describe('Expéditions’ figures kept per lot (decision 060)', () => {
+  async function lineOf(batchId: string) {
+    const response = await admin()({ method: 'GET', url: '/api/admin/parts/proposals' });
+    expect(response.statusCode, response.body).toBe(200);
+    return z.array(lotPartsSummarySchema).parse(response.json()).find((s) => s.batchId === batchId) ?? null;
+  }
+
+  /** The lot's line as the list reads it, checked against the lot's own page (computed from the registry every time). */
+  async function checkedLine(batchId: string) {
+    const line = await lineOf(batchId);
+    const page = partsSummaryOf(await lotParts(batchId));
+    if (page.itemCount === 0 && page.toCheckCount === 0 && !page.shipment) expect(line).toBeNull();
+    else expect(line).toEqual(page);
+    return line;
+  }
+
+  const kept = async (batchId: string) => (await ctx.db.select().from(lotPartsKept).where(eq(lotPartsKept.batchId, batchId)))[0]!;
+
+  it('follows each write its figures are computed from, and the deadline and margin they were computed with', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['KP-8001', 'KP-8002'] });
+    const [first, second] = lot.missionIds as [string, string];
+    for (const id of lot.missionIds) await setDevice(id, { batteryExpiry: dayFromToday(900), adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false });
+    expect(await checkedLine(lot.batchId)).toBeNull();
+    // Read once, the figures are kept at the lot's version.
+    const read = await kept(lot.batchId);
+    expect(read).toMatchObject({ keptVersion: read.version, itemCount: 0, toCheckCount: 0, firstVisitDay: null });
+
+    // A battery expiring within the margin of today (no visit planned, no deadline): a device's write.
+    await setDevice(first, { batteryExpiry: dayFromToday(20) });
+    expect(await checkedLine(lot.batchId)).toMatchObject({ itemCount: 1, toCheckCount: 0, firstVisitDate: null });
+    // Beyond it, then needed again against a deadline 200 days ahead: the lot's deadline is read live.
+    await setDevice(first, { batteryExpiry: dayFromToday(150) });
+    expect(await checkedLine(lot.batchId)).toBeNull();
+    await ctx.db.update(missionBatches).set({ deadline: new Date(`${dayFromToday(200)}T12:00:00Z`) }).where(eq(missionBatches.id, lot.batchId));
+    expect(await checkedLine(lot.batchId)).toMatchObject({ itemCount: 1, firstVisitDate: null });
+
+    // A visit planned (the recruit's progress), then done.
+    await planVisit(second, dayFromToday(12));
+    expect(await checkedLine(lot.batchId)).toMatchObject({ itemCount: 1, firstVisitDate: dayFromToday(12), shipBy: dayFromToday(5) });
+    const done = and(eq(technicianMissionData.missionId, second), eq(technicianMissionData.technicianId, technicianId));
+    await ctx.db.update(technicianMissionData).set({ isCompleted: true }).where(done);
+    expect(await checkedLine(lot.batchId)).toMatchObject({ itemCount: 1, firstVisitDate: null });
+    // A comment changes nothing the figures read: the version stays.
+    const version = (await kept(lot.batchId)).version;
+    await ctx.db.update(technicianMissionData).set({ technicianComments: 'Badge à demander' }).where(done);
+    expect((await kept(lot.batchId)).version).toBe(version);
+
+    // An unknown date, and a battery needed before the deadline + 90 days but not before the deadline + 10.
+    await setDevice(first, { adultPadsExpiry: null, batteryExpiry: dayFromToday(250) });
+    expect(await checkedLine(lot.batchId)).toMatchObject({ itemCount: 1, toCheckCount: 1 });
+    const margin = await admin()({ method: 'PUT', url: '/api/admin/parts-settings', payload: { expiryMarginDays: 10, shipDaysBeforeVisit: 7 } });
+    expect(margin.statusCode).toBe(200);
+    expect(await checkedLine(lot.batchId)).toMatchObject({ itemCount: 0, toCheckCount: 1 });
+    await admin()({ method: 'PUT', url: '/api/admin/parts-settings', payload: { expiryMarginDays: 90, shipDaysBeforeVisit: 7 } });
+
+    // The device leaves the lot: the visit done is all that is left.
+    const other = await makeLotWithDevices(ctx.db, { technicianId, serials: ['KP-8003'] });
+    const moved = await admin()({ method: 'PATCH', url: '/api/missions/move-to-batch', payload: { missionIds: [first], batchId: other.batchId } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await checkedLine(lot.batchId)).toBeNull();
+    // There, without a deadline, the battery (250 days away) is beyond today + 90; its electrodes' date is still unknown,
+    // like both dates of the lot's own device.
+    expect(await checkedLine(other.batchId)).toMatchObject({ itemCount: 0, toCheckCount: 3 });
+  });
+
+  it('keeps nothing computed before a write on the lot: the next read computes it again', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['KP-8101'] });
+    await setDevice(lot.missionIds[0]!, { batteryExpiry: dayFromToday(900), adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false });
+    await repo.ensureKeptParts(ctx.db, [lot.batchId]);
+    const [before] = await repo.readKeptParts(ctx.db, [lot.batchId]);
+    // A write commits between the read of the version and the keeping of what was computed before it.
+    await setDevice(lot.missionIds[0]!, { batteryExpiry: dayFromToday(10) });
+    await repo.keepParts(ctx.db, [{ batchId: lot.batchId, version: before!.version, key: 'avant', itemCount: 0, toCheckCount: 0, firstVisitDay: null }]);
+    const after = await kept(lot.batchId);
+    expect(after.version).toBeGreaterThan(before!.version);
+    expect(after.keptVersion).toBeNull();
+    expect(await checkedLine(lot.batchId)).toMatchObject({ itemCount: 1 });
+    expect(await kept(lot.batchId)).toMatchObject({ keptVersion: after.version, itemCount: 1 });
   });
 });
 
