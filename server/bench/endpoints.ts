@@ -6,6 +6,8 @@ export interface Session {
   technicianId: string | null;
   /** For the admin: the first lot of « Missions & Lots », whose card lists its missions. */
   lotId?: string | null;
+  /** For the admin: a page of lot cards with a recruit (« Missions & Lots »), whose proposals the cards show. */
+  recruitedLotIds?: string[];
   /** For a technician: its first « Recruté » application, whose field-work screen it opens (none for most). */
   applicationId?: string | null;
 }
@@ -77,9 +79,16 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Page des techniciens (écran admin)', area: 'admin', path: () => '/api/technicians/enhanced?status=active&limit=10', check: isArray },
   { name: 'Page des factures', area: 'admin', path: () => '/api/invoices?limit=20', check: isArray },
   { name: 'Page des expéditions', area: 'admin', path: () => '/api/shipments/admin?limit=20', check: isArray },
-  // Expéditions' proposals: every active lot with a recruit (200 at most, 2 000 visits at full scale) and the parts its
-  // devices need before their visit, computed on each read from the registry's expiry dates (decisions 026 and 057).
-  { name: 'Propositions de colis', area: 'admin', path: () => '/api/admin/parts/proposals', check: isArray },
+  // Expéditions' proposals, first page: the first 20 active lots with a recruit that need parts, from each lot's figures
+  // kept (decision 060; computed on each read from the registry's expiry dates until then, decisions 026 and 057).
+  { name: 'Propositions de colis', area: 'admin', path: () => '/api/admin/parts/proposals', check: hasKeys('items', 'next') },
+  // The proposals of a page of 20 lot cards with a recruit in « Missions & Lots », for their badges.
+  {
+    name: 'Colis proposés des lots',
+    area: 'admin',
+    path: (s) => `/api/admin/parts/proposals?batchIds=${(s.recruitedLotIds ?? []).join(',')}`,
+    check: hasKeys('items', 'next'),
+  },
   // The admin's map of Missions & Lots (decision 025) as it opens (every « À trier » and active-lot mission, at most
   // 3 000 markers), then after « Chercher dans cette zone » over Paris.
   { name: 'Carte des missions', area: 'admin', path: () => '/api/missions/map?scope=all', check: hasKeys('missions', 'lots', 'more', 'clusters') },

@@ -20,7 +20,7 @@ export async function loginAs(base: string, email: string = SCALE_ADMIN_EMAIL, f
     return { status: answer.status, body: await answer.text() };
   };
   if (technicianId) return { cookie, technicianId, lotId: null, applicationId: await recruitedApplicationId(get, technicianId) };
-  return { cookie, technicianId, lotId: await firstLotId(get) };
+  return { cookie, technicianId, ...(await firstLots(get)) };
 }
 
 /**
@@ -40,10 +40,18 @@ export async function recruitedApplicationId(
  * The lot the admin's « Missions & Lots » shows first (the most recent active one), whose card opens its missions.
  * `get` answers a GET of the admin's: over HTTP for the load, through inject for the SQL capture (sql-capture.ts).
  */
-export async function firstLotId(get: (url: string) => Promise<{ status: number; body: string }>): Promise<string | null> {
-  const { status, body } = await get('/api/mission-batches?limit=1');
+export async function firstLots(get: (url: string) => Promise<{ status: number; body: string }>): Promise<Pick<Session, 'lotId' | 'recruitedLotIds'>> {
+  const { status, body } = await get('/api/mission-batches?limit=20');
   if (status !== 200) throw new Error(`lots : ${status} ${body}`);
-  return (JSON.parse(body) as { id: string }[])[0]?.id ?? null;
+  // A page of lot cards all with a recruit, the most « Missions & Lots » asks proposals for (the scale seed's first page
+  // has none): the lots of Expéditions' first page. Asked with its limit written out: the endpoint's own URL, asked
+  // here, would be answered from the read cache when the SQL capture reads it next.
+  const proposals = await get('/api/admin/parts/proposals?limit=20');
+  if (proposals.status !== 200) throw new Error(`colis proposés : ${proposals.status} ${proposals.body}`);
+  return {
+    lotId: (JSON.parse(body) as { id: string }[])[0]?.id ?? null,
+    recruitedLotIds: (JSON.parse(proposals.body) as { items: { batchId: string }[] }).items.map((p) => p.batchId),
+  };
 }
 
 /** `count` technicians of the scale seed, every seventh (tech7, tech14…): homes spread over its departments. */

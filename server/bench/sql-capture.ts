@@ -14,7 +14,7 @@ import { openPostgres } from '../src/db/client';
 import { SESSION_COOKIE } from '../src/plugins/access';
 import { SCALE_ADMIN_EMAIL, SCALE_PASSWORD } from '../src/db/seed/scale';
 import { endpointRequests, type Endpoint, type Session } from './endpoints';
-import { firstLotId, recruitedApplicationId } from './sessions';
+import { firstLots, recruitedApplicationId } from './sessions';
 
 export interface CapturedQuery {
   sql: string;
@@ -79,7 +79,7 @@ async function login(app: FastifyInstance, email: string, address: string): Prom
   };
   // The lot whose card the load opens, the application whose field work it opens, found as loginAs finds them (sessions.ts).
   if (technicianId) return { cookie: session, technicianId, lotId: null, applicationId: await recruitedApplicationId(get, technicianId) };
-  return { cookie: session, technicianId, lotId: await firstLotId(get) };
+  return { cookie: session, technicianId, ...(await firstLots(get)) };
 }
 
 /**

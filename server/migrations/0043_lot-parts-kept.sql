@@ -12,7 +12,7 @@ ALTER TABLE "lot_parts_kept" ADD CONSTRAINT "lot_parts_kept_batch_id_mission_bat
 -- Expéditions' figures kept per lot (decision 060): the triggers below raise a lot's version in the transaction of every
 -- write its parts are computed from (its devices' models and expiry dates, its missions, the recruit's planned days and
 -- visits done). The rule itself stays in Node (parts.service.ts): a read recomputes a lot whose version moved.
-create or replace function maillon_lot_parts_changed(ids uuid[]) returns void
+create or replace function maillon_parts_kept_changed(ids uuid[]) returns void
 language sql as $$
   -- In one order, so two writes of the same lots cannot lock them crosswise. A lot deleted meanwhile is skipped (its
   -- kept row goes with it).
@@ -22,13 +22,13 @@ language sql as $$
   order by l.id
   on conflict (batch_id) do update set version = lot_parts_kept.version + 1
 $$;--> statement-breakpoint
-create or replace function maillon_lot_parts_devices() returns trigger
+create or replace function maillon_parts_kept_devices() returns trigger
 language plpgsql as $$
 begin
   if TG_OP = 'TRUNCATE' then
     update lot_parts_kept set version = version + 1;
   else
-    perform maillon_lot_parts_changed(array(
+    perform maillon_parts_kept_changed(array(
       select m.batch_id
       from old_rows o join new_rows n on n.id = o.id
       join missions m on m.device_id = n.id
@@ -39,15 +39,15 @@ begin
   return null;
 end
 $$;--> statement-breakpoint
-create or replace function maillon_lot_parts_missions() returns trigger
+create or replace function maillon_parts_kept_missions() returns trigger
 language plpgsql as $$
 begin
   if TG_OP = 'INSERT' then
-    perform maillon_lot_parts_changed(array(select batch_id from new_rows where batch_id is not null));
+    perform maillon_parts_kept_changed(array(select batch_id from new_rows where batch_id is not null));
   elsif TG_OP = 'DELETE' then
-    perform maillon_lot_parts_changed(array(select batch_id from old_rows where batch_id is not null));
+    perform maillon_parts_kept_changed(array(select batch_id from old_rows where batch_id is not null));
   elsif TG_OP = 'UPDATE' then
-    perform maillon_lot_parts_changed(array(
+    perform maillon_parts_kept_changed(array(
       select x.batch_id
       from old_rows o join new_rows n on n.id = o.id
       cross join lateral (values (o.batch_id), (n.batch_id)) x(batch_id)
@@ -58,17 +58,17 @@ begin
   return null;
 end
 $$;--> statement-breakpoint
-create or replace function maillon_lot_parts_progress() returns trigger
+create or replace function maillon_parts_kept_progress() returns trigger
 language plpgsql as $$
 begin
   if TG_OP = 'INSERT' then
-    perform maillon_lot_parts_changed(array(
+    perform maillon_parts_kept_changed(array(
       select m.batch_id from new_rows r join missions m on m.id = r.mission_id where m.batch_id is not null));
   elsif TG_OP = 'DELETE' then
-    perform maillon_lot_parts_changed(array(
+    perform maillon_parts_kept_changed(array(
       select m.batch_id from old_rows r join missions m on m.id = r.mission_id where m.batch_id is not null));
   elsif TG_OP = 'UPDATE' then
-    perform maillon_lot_parts_changed(array(
+    perform maillon_parts_kept_changed(array(
       select m.batch_id
       from old_rows o join new_rows n on n.id = o.id
       join missions m on m.id in (o.mission_id, n.mission_id)
@@ -81,23 +81,23 @@ begin
   return null;
 end
 $$;--> statement-breakpoint
-create trigger maillon_lot_parts_update after update on devices referencing old table as old_rows new table as new_rows
-  for each statement execute function maillon_lot_parts_devices();--> statement-breakpoint
-create trigger maillon_lot_parts_truncate after truncate on devices
-  for each statement execute function maillon_lot_parts_devices();--> statement-breakpoint
-create trigger maillon_lot_parts_insert after insert on missions referencing new table as new_rows
-  for each statement execute function maillon_lot_parts_missions();--> statement-breakpoint
-create trigger maillon_lot_parts_update after update on missions referencing old table as old_rows new table as new_rows
-  for each statement execute function maillon_lot_parts_missions();--> statement-breakpoint
-create trigger maillon_lot_parts_delete after delete on missions referencing old table as old_rows
-  for each statement execute function maillon_lot_parts_missions();--> statement-breakpoint
-create trigger maillon_lot_parts_truncate after truncate on missions
-  for each statement execute function maillon_lot_parts_missions();--> statement-breakpoint
-create trigger maillon_lot_parts_insert after insert on technician_mission_data referencing new table as new_rows
-  for each statement execute function maillon_lot_parts_progress();--> statement-breakpoint
-create trigger maillon_lot_parts_update after update on technician_mission_data referencing old table as old_rows new table as new_rows
-  for each statement execute function maillon_lot_parts_progress();--> statement-breakpoint
-create trigger maillon_lot_parts_delete after delete on technician_mission_data referencing old table as old_rows
-  for each statement execute function maillon_lot_parts_progress();--> statement-breakpoint
-create trigger maillon_lot_parts_truncate after truncate on technician_mission_data
-  for each statement execute function maillon_lot_parts_progress();
+create trigger maillon_parts_kept_update after update on devices referencing old table as old_rows new table as new_rows
+  for each statement execute function maillon_parts_kept_devices();--> statement-breakpoint
+create trigger maillon_parts_kept_truncate after truncate on devices
+  for each statement execute function maillon_parts_kept_devices();--> statement-breakpoint
+create trigger maillon_parts_kept_insert after insert on missions referencing new table as new_rows
+  for each statement execute function maillon_parts_kept_missions();--> statement-breakpoint
+create trigger maillon_parts_kept_update after update on missions referencing old table as old_rows new table as new_rows
+  for each statement execute function maillon_parts_kept_missions();--> statement-breakpoint
+create trigger maillon_parts_kept_delete after delete on missions referencing old table as old_rows
+  for each statement execute function maillon_parts_kept_missions();--> statement-breakpoint
+create trigger maillon_parts_kept_truncate after truncate on missions
+  for each statement execute function maillon_parts_kept_missions();--> statement-breakpoint
+create trigger maillon_parts_kept_insert after insert on technician_mission_data referencing new table as new_rows
+  for each statement execute function maillon_parts_kept_progress();--> statement-breakpoint
+create trigger maillon_parts_kept_update after update on technician_mission_data referencing old table as old_rows new table as new_rows
+  for each statement execute function maillon_parts_kept_progress();--> statement-breakpoint
+create trigger maillon_parts_kept_delete after delete on technician_mission_data referencing old table as old_rows
+  for each statement execute function maillon_parts_kept_progress();--> statement-breakpoint
+create trigger maillon_parts_kept_truncate after truncate on technician_mission_data
+  for each statement execute function maillon_parts_kept_progress();

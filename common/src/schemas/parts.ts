@@ -110,6 +110,56 @@ export const lotPartsSummarySchema = lotPartsSchema.pick({
 }).extend({ itemCount: z.number().int() });
 export type LotPartsSummary = z.infer<typeof lotPartsSummarySchema>;
 
+/** Expéditions' proposals come 20 lots at a time; « Missions & Lots » asks for the lots of its page. */
+export const PARTS_PROPOSALS_PAGE_SIZE = 20;
+export const PARTS_PROPOSALS_LOTS_MAX = 50;
+
+const INVALID_PAGE = 'Page de propositions invalide : rechargez la liste';
+
+/** Where a page of proposals starts: after this lot, in the lots' order (title, then id). Opaque to the client. */
+export const partsProposalsCursorSchema = z.object({ title: z.string(), id: z.string().uuid() });
+export type PartsProposalsCursor = z.infer<typeof partsProposalsCursorSchema>;
+
+export function encodePartsCursor(cursor: PartsProposalsCursor): string {
+  return JSON.stringify([cursor.title, cursor.id]);
+}
+
+function decodePartsCursor(text: string): PartsProposalsCursor | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return null;
+    const [title, id] = value as unknown[];
+    const parsed = partsProposalsCursorSchema.safeParse({ title, id });
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export const partsProposalsQuerySchema = z.object({
+  after: z
+    .string()
+    .max(1_000, INVALID_PAGE)
+    .transform((text, ctx) => {
+      const cursor = decodePartsCursor(text);
+      if (!cursor) ctx.addIssue({ code: 'custom', message: INVALID_PAGE });
+      return cursor ?? z.NEVER;
+    })
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(PARTS_PROPOSALS_LOTS_MAX).default(PARTS_PROPOSALS_PAGE_SIZE),
+  /** These lots only (comma-separated ids), for the lot cards of « Missions & Lots ». */
+  batchIds: z
+    .string()
+    .transform((text) => [...new Set(text.split(',').filter(Boolean))])
+    .pipe(z.array(z.string().uuid('Identifiant de lot invalide')).max(PARTS_PROPOSALS_LOTS_MAX, `${PARTS_PROPOSALS_LOTS_MAX} lots au plus`))
+    .optional(),
+});
+export type PartsProposalsQuery = z.infer<typeof partsProposalsQuerySchema>;
+
+/** A page of proposals; `next` continues after its last lot, null at the end. */
+export const partsProposalsPageSchema = z.object({ items: z.array(lotPartsSummarySchema), next: z.string().nullable() });
+export type PartsProposalsPage = z.infer<typeof partsProposalsPageSchema>;
+
 export const createPartsShipmentResponseSchema = z.object({ created: z.boolean(), shipment: shipmentSchema });
 export type CreatePartsShipmentResponse = z.infer<typeof createPartsShipmentResponseSchema>;
 

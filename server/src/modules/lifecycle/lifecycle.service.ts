@@ -42,7 +42,9 @@ export async function getRecruitedTechnicianId(tx: DbOrTx, batchId: string): Pro
  */
 export const lotsWithRecruit = {
   recruitOfLot: and(eq(applications.batchId, missionBatches.id), eq(applications.status, 'Recruté'))!,
-  lotIsActiveWithRecruit: and(eq(missionBatches.status, 'active'), eq(missionBatches.isSystem, false), eq(missionBatches.hasRecruit, true))!,
+  // Written as the index's own predicate, values in the text: as parameters, a named statement's generic plan (which
+  // PostgreSQL keeps after five calls) cannot prove the partial index applies, and sorted every active lot (58 ms).
+  lotIsActiveWithRecruit: sql`${missionBatches.status} = 'active' and not ${missionBatches.isSystem} and ${missionBatches.hasRecruit}`,
   byTitle: [asc(missionBatches.title), asc(missionBatches.id)] as const,
 };
 

@@ -5,7 +5,8 @@ import {
   consumableSchema,
   createPartsShipmentResponseSchema,
   lotPartsSchema,
-  lotPartsSummarySchema,
+  partsProposalsPageSchema,
+  partsProposalsQuerySchema,
   partsSettingsSchema,
   unusedPartSchema,
   workPartsSchema,
@@ -58,8 +59,8 @@ export const partsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/admin/parts/proposals',
-    { config: { access: 'admin', cache: true }, schema: { response: { 200: z.array(lotPartsSummarySchema) } } },
-    async () => service.listLotPartsSummaries(app.db),
+    { config: { access: 'admin', cache: true }, schema: { querystring: partsProposalsQuerySchema, response: { 200: partsProposalsPageSchema } } },
+    async (request) => service.listLotPartsSummaries(app.db, request.query),
   );
 
   app.get(

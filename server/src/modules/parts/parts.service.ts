@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { addDaysToDay, parisDay } from '@maillon/common/device-rules';
 import { CONSUMABLE_KINDS, type ConsumableKind, type ShipmentStatus } from '@maillon/common/enums';
 import { NO_RELAY_POINT } from '@maillon/common/schemas/shipments';
@@ -6,13 +5,17 @@ import {
   consumableModelKey,
   DEFAULT_EXPIRY_MARGIN_DAYS,
   DEFAULT_SHIP_DAYS_BEFORE_VISIT,
+  encodePartsCursor,
   PARTS_MESSAGES,
+  PARTS_PROPOSALS_PAGE_SIZE,
   type Consumable,
   type ConsumableRequest,
   type CreatePartsShipmentResponse,
   type LotParts,
   type LotPartsDevice,
   type LotPartsSummary,
+  type PartsProposalsPage,
+  type PartsProposalsQuery,
   type PartsSettings,
   type ProposedItem,
   type UnusedPart,
@@ -284,23 +287,56 @@ export function getLotParts(db: Db, batchId: string): Promise<LotParts> {
 }
 
 /**
- * Expéditions: the proposal of every active lot with a recruit, those needing parts or to check. Each lot's figures are
- * kept (decision 060): a lot's parts are computed again only when its version moved (a write on its devices, missions or
- * visits), or when the day, its recruit, its deadline or the parts reference differ from the kept ones. The parcels, the
- * lot's title and its recruit are read live.
+ * Expéditions: the proposals of the active lots with a recruit that need parts, have dates to check or a live parcel,
+ * a page at a time in title order (or the given lots, for « Missions & Lots »). Each lot's figures are kept (decision
+ * 060): the lot list leaves out the lots whose kept figures are current and need nothing, and a lot's parts are
+ * computed again only when its version moved (a write on its devices, missions or visits), or when the day, its
+ * recruit, its deadline or the parts reference differ from the kept ones. The parcels, the title and the recruit are
+ * read live.
  */
-export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> {
-  const lots = await repo.listLotsWithRecruit(db);
+export async function listLotPartsSummaries(db: Db, query: PartsProposalsQuery = { limit: PARTS_PROPOSALS_PAGE_SIZE }): Promise<PartsProposalsPage> {
+  const batchIds = query.batchIds ?? null;
+  if (batchIds?.length === 0) return { items: [], next: null };
   const today = parisDay();
-  const ids = lots.map((lot) => lot.id);
-  const [settings, consumables, read] = await Promise.all([getPartsSettings(db), repo.listConsumables(db), repo.readLotsForParts(db, ids)]);
-  const catalogue = createPartsCatalogue(consumables, settings.expiryMarginDays);
-  const reference = partsReferenceKey(consumables, settings.expiryMarginDays);
-  const keyOf = (lot: (typeof lots)[number]) => [today, lot.recruit.id, lot.deadlineDay ?? '', reference].join('|');
+  // The consumables, read only when a lot is computed again.
+  let consumables: Promise<Awaited<ReturnType<typeof repo.listConsumables>>> | null = null;
+  const readConsumables = () => (consumables ??= repo.listConsumables(db));
+  const limit = batchIds ? batchIds.length : query.limit;
+  const items: LotPartsSummary[] = [];
+  let after = query.after ?? null;
+  for (;;) {
+    // One lot more than the page still needs: whether another page may follow.
+    const chunk = limit - items.length + 1;
+    const lots = await repo.listLotsWithRecruit(db, { after, batchIds, limit: chunk, today });
+    const lines = await proposalLines(db, lots, { today, readConsumables });
+    for (const [k, lot] of lots.entries()) {
+      if (items.length === limit) return { items, next: encodePartsCursor(after!) };
+      const line = lines[k];
+      if (line) items.push(line);
+      after = { title: lot.title, id: lot.id };
+    }
+    // Fewer lots than asked: the list is at its end. Otherwise some needed nothing after all: read on after them.
+    if (lots.length < chunk) return { items, next: null };
+  }
+}
+
+type LotWithRecruit = Awaited<ReturnType<typeof repo.listLotsWithRecruit>>[number];
+
+/**
+ * The line of each lot (null: nothing to propose), from its kept figures or computed again (and kept). A lot's kept key
+ * is the day, its recruit, its deadline and the parts reference (Réglages' margin and the consumables) of the read.
+ */
+async function proposalLines(
+  db: Db,
+  lots: readonly LotWithRecruit[],
+  { today, readConsumables }: { today: string; readConsumables: () => ReturnType<typeof repo.listConsumables> },
+): Promise<(LotPartsSummary | null)[]> {
+  if (lots.length === 0) return [];
+  const keyOf = (lot: LotWithRecruit) => [today, lot.recruit.id, lot.deadlineDay ?? '', lot.reference].join('|');
   // Each lot's kept row comes with the lot list, read before the visits.
   const kept = new Map(lots.flatMap((lot) => (lot.kept ? [[lot.id, lot.kept] as const] : [])));
   const figures = new Map<string, LotPartsFigures>();
-  const stale: typeof lots = [];
+  const stale: LotWithRecruit[] = [];
   for (const lot of lots) {
     const row = kept.get(lot.id);
     if (row && row.keptVersion === row.version && row.keptKey === keyOf(lot)) {
@@ -308,50 +344,53 @@ export async function listLotPartsSummaries(db: Db): Promise<LotPartsSummary[]> 
     } else stale.push(lot);
   }
   if (stale.length > 0) {
-    // The versions are read before the visits (with the lot list, or here for the lots that had no row): a write
-    // committed after them raises the version, and keeps nothing.
-    const missing = stale.filter((lot) => !kept.has(lot.id)).map((lot) => lot.id);
-    if (missing.length > 0) {
-      await repo.ensureKeptParts(db, missing);
-      for (const row of await repo.readKeptParts(db, missing)) kept.set(row.batchId, row);
-    }
-    const visits = await repo.listPendingVisits(db, stale.map((lot) => ({ batchId: lot.id, technicianId: lot.recruit.id })));
-    const visitsByLot = new Map<string, Visit[]>();
-    for (const visit of visits) {
-      const list = visitsByLot.get(visit.batchId);
-      if (list) list.push(visit);
-      else visitsByLot.set(visit.batchId, [visit]);
-    }
-    const toKeep: repo.PartsToKeep[] = [];
-    for (const lot of stale) {
-      const devices = (visitsByLot.get(lot.id) ?? []).map((v) => deviceNeeds(v, { catalogue, deadline: lot.deadlineDay, today }));
-      const computed = figuresOf(devices, visitsByLot.get(lot.id) ?? []);
-      figures.set(lot.id, computed);
-      const version = kept.get(lot.id)?.version;
-      if (version === undefined) continue;
-      toKeep.push({ batchId: lot.id, version, key: keyOf(lot), ...computed, firstVisitDay: computed.firstVisitDate });
-    }
-    await repo.keepParts(db, toKeep);
+    // The margin of the lot list's statement, which the parts reference of the kept key was worked out from.
+    const catalogue = createPartsCatalogue(await readConsumables(), stale[0]!.settings.expiryMarginDays);
+    await computeStaleFigures(db, stale, { kept, figures, catalogue, today, keyOf });
   }
-  const proposals = new Map(read.proposed.map((p) => [p.batchId, p]));
-  const summaries: LotPartsSummary[] = [];
-  for (const lot of lots) {
+  return lots.map((lot) => {
     const lotFigures = figures.get(lot.id)!;
-    const head = lotHead({ lot, settings, recruit: lot.recruit, figures: lotFigures, proposed: proposals.get(lot.id) ?? null, shippedAny: read.shipped.has(lot.id), today });
-    if (lotFigures.itemCount === 0 && lotFigures.toCheckCount === 0 && !head.shipment) continue;
-    summaries.push({ ...head, toCheckCount: lotFigures.toCheckCount, itemCount: lotFigures.itemCount });
-  }
-  return summaries;
+    const head = lotHead({ lot, settings: lot.settings, recruit: lot.recruit, figures: lotFigures, proposed: lot.proposed, shippedAny: lot.shipped, today });
+    if (lotFigures.itemCount === 0 && lotFigures.toCheckCount === 0 && !head.shipment) return null;
+    return { ...head, toCheckCount: lotFigures.toCheckCount, itemCount: lotFigures.itemCount };
+  });
 }
 
-/**
- * What the kept figures were computed with besides the lot: the margin and every consumable's part. A change of either
- * changes this key, so every lot is computed again (the consumables are a few hundred rows, read on each call anyway).
- */
-function partsReferenceKey(consumables: Awaited<ReturnType<typeof repo.listConsumables>>, marginDays: number): string {
-  const hash = createHash('sha256').update(String(marginDays));
-  for (const c of consumables) hash.update(`\u0000${c.modelKey}\u0000${c.kind}\u0000${c.itemLabel}`);
-  return hash.digest('base64url');
+/** Computes the stale lots' figures from their visits and keeps them, unless a write moved their version meanwhile. */
+async function computeStaleFigures(
+  db: Db,
+  stale: readonly LotWithRecruit[],
+  {
+    kept,
+    figures,
+    catalogue,
+    today,
+    keyOf,
+  }: { kept: Map<string, repo.KeptParts>; figures: Map<string, LotPartsFigures>; catalogue: PartsCatalogue; today: string; keyOf: (lot: LotWithRecruit) => string },
+) {
+  // The versions are read before the visits (with the lot list, or here for the lots that had no row): a write
+  // committed after them raises the version, and keeps nothing.
+  const missing = stale.filter((lot) => !kept.has(lot.id)).map((lot) => lot.id);
+  if (missing.length > 0) {
+    await repo.ensureKeptParts(db, missing);
+    for (const row of await repo.readKeptParts(db, missing)) kept.set(row.batchId, row);
+  }
+  const visits = await repo.listPendingVisits(db, stale.map((lot) => ({ batchId: lot.id, technicianId: lot.recruit.id })));
+  const visitsByLot = new Map<string, Visit[]>();
+  for (const visit of visits) {
+    const list = visitsByLot.get(visit.batchId);
+    if (list) list.push(visit);
+    else visitsByLot.set(visit.batchId, [visit]);
+  }
+  const toKeep: repo.PartsToKeep[] = [];
+  for (const lot of stale) {
+    const lotVisits = visitsByLot.get(lot.id) ?? [];
+    const computed = figuresOf(lotVisits.map((v) => deviceNeeds(v, { catalogue, deadline: lot.deadlineDay, today })), lotVisits);
+    figures.set(lot.id, computed);
+    const version = kept.get(lot.id)?.version;
+    if (version !== undefined) toKeep.push({ batchId: lot.id, version, key: keyOf(lot), ...computed, firstVisitDay: computed.firstVisitDate });
+  }
+  await repo.keepParts(db, toKeep);
 }
 
 /** A lot's line in Expéditions. */

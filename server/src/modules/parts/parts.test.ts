@@ -5,11 +5,12 @@ import {
   consumableSchema,
   createPartsShipmentResponseSchema,
   lotPartsSchema,
-  lotPartsSummarySchema,
+  partsProposalsPageSchema,
   partsSettingsSchema,
   unusedPartSchema,
   workPartsSchema,
   type LotParts,
+  type LotPartsSummary,
 } from '@maillon/common/schemas/parts';
 import { visitReportContextSchema } from '@maillon/common/schemas/visit-reports';
 import { auditLog, devices, lotPartShipments, lotPartsKept, missionBatches, missions, shipmentParts, shipments, technicianMissionData, visitReports } from '../../db/schema';
@@ -49,6 +50,30 @@ async function lotParts(batchId: string): Promise<LotParts> {
   const response = await admin()({ method: 'GET', url: `/api/admin/mission-batches/${batchId}/parts` });
   expect(response.statusCode, response.body).toBe(200);
   return lotPartsSchema.parse(response.json());
+}
+
+/** The proposals of the given lots (« Missions & Lots »). */
+async function proposalsOf(...batchIds: string[]) {
+  const response = await admin()({ method: 'GET', url: `/api/admin/parts/proposals?batchIds=${batchIds.join(',')}` });
+  expect(response.statusCode, response.body).toBe(200);
+  const page = partsProposalsPageSchema.parse(response.json());
+  expect(page.next).toBeNull();
+  return page.items;
+}
+
+/** Every proposal, page after page as Expéditions reads them (`limit` lots a page). */
+async function allProposals(limit = 20) {
+  const items: LotPartsSummary[] = [];
+  let next: string | null = null;
+  do {
+    const response = await admin()({ method: 'GET', url: `/api/admin/parts/proposals?limit=${limit}${next ? `&after=${encodeURIComponent(next)}` : ''}` });
+    expect(response.statusCode, response.body).toBe(200);
+    const page = partsProposalsPageSchema.parse(response.json());
+    expect(page.items.length).toBeLessThanOrEqual(limit);
+    items.push(...page.items);
+    next = page.next;
+  } while (next);
+  return items;
 }
 
 beforeAll(async () => {
@@ -155,8 +180,7 @@ describe('needs per lot', () => {
     expect(parts.items).toEqual([
       { itemLabel: 'Piles lithium CR123A x10 pour Zoll AED Plus', quantity: 2, devices: [expect.objectContaining({ missionId: lateEvening }), expect.objectContaining({ missionId: spaced })] },
     ]);
-    const summaries = z.array(lotPartsSummarySchema).parse((await admin()({ method: 'GET', url: '/api/admin/parts/proposals' })).json());
-    expect(summaries.find((s) => s.batchId === lot.batchId)).toEqual(partsSummaryOf(parts));
+    expect(await proposalsOf(lot.batchId)).toEqual([partsSummaryOf(parts)]);
   });
 
   it('uses the lot deadline without a planned visit, each model’s parts, a kit once, and the margin of Réglages', async () => {
@@ -237,9 +261,9 @@ describe('needs per lot', () => {
 
 describe('Expéditions’ figures kept per lot (decision 060)', () => {
   async function lineOf(batchId: string) {
-    const response = await admin()({ method: 'GET', url: '/api/admin/parts/proposals' });
-    expect(response.statusCode, response.body).toBe(200);
-    return z.array(lotPartsSummarySchema).parse(response.json()).find((s) => s.batchId === batchId) ?? null;
+    const items = await proposalsOf(batchId);
+    expect(items.length).toBeLessThanOrEqual(1);
+    return items[0] ?? null;
   }
 
   /** The lot's line as the list reads it, checked against the lot's own page (computed from the registry every time). */
@@ -327,8 +351,7 @@ describe('« Créer le colis »', () => {
     const before = await lotParts(lot.batchId);
     // The first visit is in 3 days and the parcel should have left 7 days before: late.
     expect(before.late).toBe(true);
-    const summaries = z.array(lotPartsSummarySchema).parse((await admin()({ method: 'GET', url: '/api/admin/parts/proposals' })).json());
-    expect(summaries.find((s) => s.batchId === lot.batchId)).toMatchObject({ itemCount: 4, late: true, shipment: null });
+    expect(await proposalsOf(lot.batchId)).toEqual([expect.objectContaining({ itemCount: 4, late: true, shipment: null })]);
 
     const shipmentsBefore = await countRows(ctx.db, 'shipments');
     const url = `/api/admin/mission-batches/${lot.batchId}/parts/shipment`;
@@ -446,11 +469,37 @@ describe('after the visits', () => {
   });
 
   it('lists every lot’s proposal as the lot’s own page computes it (the list reads all lots at once)', async () => {
-    const summaries = z.array(lotPartsSummarySchema).parse((await admin()({ method: 'GET', url: '/api/admin/parts/proposals' })).json());
+    const summaries = await allProposals();
     expect(summaries.length).toBeGreaterThan(1);
     for (const summary of summaries) {
       expect(summary).toEqual(partsSummaryOf(await lotParts(summary.batchId)));
     }
+    // Page after page, one lot or three at a time: the same lots in the same order, each once.
+    expect(await allProposals(1)).toEqual(summaries);
+    expect(await allProposals(3)).toEqual(summaries);
+    expect(new Set(summaries.map((s) => s.batchId)).size).toBe(summaries.length);
+    // A lot needing nothing is not listed, and a lot without a recruit neither.
+    const nothing = await makeLotWithDevices(ctx.db, { technicianId, serials: ['UN-7101'] });
+    await setDevice(nothing.missionIds[0]!, { batteryExpiry: dayFromToday(900), adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false });
+    const unrecruited = await makeLotWithDevices(ctx.db, { technicianId, serials: ['UN-7102'], recruit: false });
+    await setDevice(unrecruited.missionIds[0]!, { batteryExpiry: dayFromToday(5) });
+    expect(await proposalsOf(nothing.batchId, unrecruited.batchId)).toEqual([]);
+    expect((await allProposals(2)).map((s) => s.batchId)).toEqual(summaries.map((s) => s.batchId));
+  });
+
+  it('refuses a page it cannot read, in French, and answers the admin only', async () => {
+    for (const [query, message] of [
+      ['after=abc', 'Page de propositions invalide : rechargez la liste'],
+      [`after=${encodeURIComponent(JSON.stringify(['Lot', 'pas-un-id']))}`, 'Page de propositions invalide : rechargez la liste'],
+      ['batchIds=pas-un-id', 'Identifiant de lot invalide'],
+    ] as const) {
+      const response = await admin()({ method: 'GET', url: `/api/admin/parts/proposals?${query}` });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.body, query).toContain(message);
+    }
+    expect((await admin()({ method: 'GET', url: '/api/admin/parts/proposals?limit=0' })).statusCode).toBe(400);
+    expect((await admin()({ method: 'GET', url: '/api/admin/parts/proposals?limit=51' })).statusCode).toBe(400);
+    expect((await as(ctx.app, techCookie)({ method: 'GET', url: '/api/admin/parts/proposals' })).statusCode).toBe(403);
   });
 });
 

@@ -48,8 +48,17 @@ function useSelection(): Selection & { ids: string[]; clear: () => void } {
   return { ids: [...selected], isSelected: (id) => selected.has(id), set, clear: () => setSelected(new Set()) };
 }
 
+/**
+ * What another feature adds to each lot card of a page: a hook given the page's lots (so it can read what it needs for
+ * all of them at once), answering each card's actions.
+ */
+export type UseLotActions = (lots: readonly AdminBatch[]) => (lot: AdminBatch) => React.ReactNode;
+
+const NO_LOTS: readonly AdminBatch[] = [];
+const useNoLotActions: UseLotActions = () => () => null;
+
 /** Missions & Lots: "À trier", the lot cards, the system lot, Terminés; Organiser, Créer un lot, ATS. */
-export function MissionsTab({ lotActions }: { lotActions?: (lot: AdminBatch) => React.ReactNode } = {}) {
+export function MissionsTab({ useLotActions = useNoLotActions }: { useLotActions?: UseLotActions } = {}) {
   const [subTab, setSubTab] = useState<SubTab>('active');
   const [view, setView] = useState<View>('list');
   const [searchText, setSearchText] = useState('');
@@ -137,7 +146,7 @@ export function MissionsTab({ lotActions }: { lotActions?: (lot: AdminBatch) => 
         <>
           <UnsortedSection key={`unsorted-${search}`} search={search} selection={selection} onEditMission={setEditMission} />
           <ActiveLots
-            lotActions={lotActions}
+            useLotActions={useLotActions}
             key={`lots-${search}`}
             search={search}
             selection={selection}
@@ -237,12 +246,13 @@ interface ActiveLotsProps {
   onAts: (lot: AdminBatch) => void;
   onEditMission: (m: Mission) => void;
   onCreate: () => void;
-  lotActions?: ((lot: AdminBatch) => React.ReactNode) | undefined;
+  useLotActions: UseLotActions;
 }
 
-function ActiveLots({ search, selection, onEdit, onAts, onEditMission, onCreate, lotActions }: ActiveLotsProps) {
+function ActiveLots({ search, selection, onEdit, onAts, onEditMission, onCreate, useLotActions }: ActiveLotsProps) {
   const [offset, setOffset] = useState(0);
   const lots = useBatches({ search: search || undefined, limit: LOTS_PAGE_SIZE, offset });
+  const lotActions = useLotActions(lots.data?.items ?? NO_LOTS);
 
   return (
     <section aria-labelledby="lots-title" className="grid gap-3">
@@ -268,7 +278,7 @@ function ActiveLots({ search, selection, onEdit, onAts, onEditMission, onCreate,
         <>
           <div className="grid items-start gap-4 xl:grid-cols-2">
             {lots.data.items.map((lot) => (
-              <LotCard key={lot.id} lot={lot} search={search} selection={selection} onEdit={onEdit} onAts={onAts} onEditMission={onEditMission} extraActions={lotActions?.(lot)} />
+              <LotCard key={lot.id} lot={lot} search={search} selection={selection} onEdit={onEdit} onAts={onAts} onEditMission={onEditMission} extraActions={lotActions(lot)} />
             ))}
           </div>
           <Pager offset={offset} limit={LOTS_PAGE_SIZE} total={lots.data.total} onChange={setOffset} label="Pages des lots" />

@@ -7,19 +7,20 @@ import { ErrorState, Skeleton } from '@/components/ui/feedback';
 import { usePartsProposals } from '../api/get-parts-proposals';
 import { ParcelDueBadge, ProposedParcelDialog } from './proposed-parcel-dialog';
 
-/** Expéditions: the parcels proposed from the lots' expiry dates, each opening « Colis proposé ». */
+/** Expéditions: the parcels proposed from the lots' expiry dates, each opening « Colis proposé », 20 lots at a time. */
 export function PartsProposals() {
   const proposals = usePartsProposals();
   if (proposals.isPending) return <Skeleton className="mb-5 h-16" />;
   if (proposals.isError) return <ErrorState error={proposals.error} className="mb-5" />;
-  if (proposals.data.length === 0) return null;
+  const items = proposals.data.pages.flatMap((page) => page.items);
+  if (items.length === 0) return null;
   return (
     <section aria-labelledby="parts-proposals-title" className="mb-6 rounded-lg border bg-card p-4">
       <h2 id="parts-proposals-title" className="mb-3 font-semibold">
         Colis proposés d’après les dates de péremption
       </h2>
       <ul className="divide-y">
-        {proposals.data.map((p) => (
+        {items.map((p) => (
           <li key={p.batchId} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-2.5 text-sm">
             <div className="grid min-w-0 flex-1 gap-0.5">
               <span className="font-medium">{p.title}</span>
@@ -43,6 +44,13 @@ export function PartsProposals() {
           </li>
         ))}
       </ul>
+      {proposals.hasNextPage ? (
+        <div className="mt-3 flex justify-center">
+          <Button variant="outline" loading={proposals.isFetchingNextPage} onClick={() => void proposals.fetchNextPage()}>
+            Afficher plus de colis proposés
+          </Button>
+        </div>
+      ) : null}
     </section>
   );
 }
