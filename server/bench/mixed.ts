@@ -114,6 +114,8 @@ function adminAction(missions: { id: string; body: Record<string, unknown> }[]):
     { name: 'Page des factures', write: false, method: 'GET', path: '/api/invoices?limit=20' },
     { name: 'Page des techniciens', write: false, method: 'GET', path: '/api/technicians?status=active&limit=20' },
     { name: 'Page des techniciens (écran admin)', write: false, method: 'GET', path: '/api/technicians/enhanced?status=active&limit=10' },
+    // Expéditions' first page: a lot whose devices the technicians just toggled is computed again (decision 060).
+    { name: 'Propositions de colis', write: false, method: 'GET', path: '/api/admin/parts/proposals' },
   ]);
 }
 

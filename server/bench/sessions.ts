@@ -50,7 +50,8 @@ export async function firstLots(get: (url: string) => Promise<{ status: number; 
   if (proposals.status !== 200) throw new Error(`colis proposés : ${proposals.status} ${proposals.body}`);
   return {
     lotId: (JSON.parse(body) as { id: string }[])[0]?.id ?? null,
-    recruitedLotIds: (JSON.parse(proposals.body) as { items: { batchId: string }[] }).items.map((p) => p.batchId),
+    // A build before decision 060 answers an array (no page): its cards' proposals are not read.
+    recruitedLotIds: ((JSON.parse(proposals.body) as { items?: { batchId: string }[] }).items ?? []).map((p) => p.batchId),
   };
 }
 
