@@ -17,7 +17,7 @@ describe('writtenTables', () => {
   });
 
   it('adds row_counts to a write of a counted table (its counting triggers write it, decision 027)', () => {
-    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions', 'row_counts', 'mission_batches', 'mission_map_cells']);
+    expect(writtenTables('insert into "missions" ("id") values ($1)')).toEqual(['missions', 'row_counts', 'mission_batches', 'mission_map_cells', 'lot_parts_kept']);
     expect(writtenTables('update public.transfers set status = $1')).toEqual(['transfers', 'row_counts', 'invoices']);
     expect(writtenTables('truncate table learning_resources')).toEqual(expect.arrayContaining(['learning_resources', 'row_counts']));
     expect(writtenTables('delete from "users" where "id" = $1')).toContain('row_counts');
@@ -32,6 +32,13 @@ describe('writtenTables', () => {
     // One level: a lot's figures written by a trigger change neither its counted columns nor its sites or marker.
     expect(writtenTables('delete from "missions" where "id" = $1')).not.toContain('lot_sites');
     expect(writtenTables('delete from "missions" where "id" = $1')).not.toContain('lot_markers');
+  });
+
+  it('adds a lot\'s parts version, raised by the writes of its devices, missions and progress (decision 060)', () => {
+    expect(writtenTables('update "devices" set "battery_expiry" = $1')).toEqual(['devices', 'row_counts', 'lot_parts_kept']);
+    expect(writtenTables('update "technician_mission_data" set "is_completed" = $1')).toEqual(['technician_mission_data', 'lot_parts_kept']);
+    expect(writtenTables('update "missions" set "device_id" = $1')).toContain('lot_parts_kept');
+    expect(writtenTables('update "applications" set "status" = $1')).not.toContain('lot_parts_kept');
   });
 
   it('adds the tables a delete reaches through ON DELETE cascade / set null, transitively', () => {

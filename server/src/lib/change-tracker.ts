@@ -188,11 +188,14 @@ const COUNTED = new Set<string>(COUNTED_TABLES);
  * Tables other triggers write when a table is written, in the same statement (migration 0017, docs/decisions/030): a
  * lot keeps figures of its missions and applications (columns no count is kept by, so row_counts does not follow),
  * lot_sites and lot_markers follow the open lots' sites and map markers (migration 0024), mission_map_cells the
- * admin's map in groups (migration 0034), and an invoice whether one of its transfers is paid (migration 0040).
+ * admin's map in groups (migration 0034), an invoice whether one of its transfers is paid (migration 0040), and a
+ * lot's parts version its devices, missions and recruit's progress (migration 0043, decision 060).
  */
 export const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
-  missions: ['mission_batches', 'mission_map_cells'],
+  missions: ['mission_batches', 'mission_map_cells', 'lot_parts_kept'],
   applications: ['mission_batches'],
+  devices: ['lot_parts_kept'],
+  technician_mission_data: ['lot_parts_kept'],
   mission_batches: ['lot_sites', 'lot_markers', 'mission_map_cells'],
   transfers: ['invoices'],
 };

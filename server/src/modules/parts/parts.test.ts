@@ -324,6 +324,19 @@ describe('Expéditions’ figures kept per lot (decision 060)', () => {
     expect(await checkedLine(other.batchId)).toMatchObject({ itemCount: 0, toCheckCount: 3 });
   });
 
+  it('answers a write made after a read the read cache kept (the triggers’ writes are followed)', async () => {
+    const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['KP-8201'] });
+    await setDevice(lot.missionIds[0]!, { batteryExpiry: dayFromToday(900), adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false });
+    // The first read computes the lot and keeps it; the second reads the kept figures, an answer the read cache keeps.
+    expect(await lineOf(lot.batchId)).toBeNull();
+    expect(await lineOf(lot.batchId)).toBeNull();
+    await setDevice(lot.missionIds[0]!, { batteryExpiry: dayFromToday(10) });
+    expect(await lineOf(lot.batchId)).toMatchObject({ itemCount: 1, firstVisitDate: null });
+    expect(await lineOf(lot.batchId)).toMatchObject({ itemCount: 1, firstVisitDate: null });
+    await planVisit(lot.missionIds[0]!, dayFromToday(15));
+    expect(await lineOf(lot.batchId)).toMatchObject({ itemCount: 1, firstVisitDate: dayFromToday(15) });
+  });
+
   it('keeps nothing computed before a write on the lot: the next read computes it again', async () => {
     const lot = await makeLotWithDevices(ctx.db, { technicianId, serials: ['KP-8101'] });
     await setDevice(lot.missionIds[0]!, { batteryExpiry: dayFromToday(900), adultPadsExpiry: dayFromToday(900), pediatricPadsPresent: false });
