@@ -298,8 +298,8 @@ export async function listLotsWithRecruit(tx: DbOrTx, { after, batchIds, limit, 
       ),
     )
     .orderBy(...lotsWithRecruit.byTitle)
-    // The size in the text, as missions-map.service.ts writes its own: as a parameter, PostgreSQL priced the generic
-    // plan for a tenth of the lots, so it planned every call anew (2.5 ms a call, against 0.9 ms with its generic plan).
+    // The size in the text, for the reason pageSql (lib/pagination.ts) gives: as a parameter, PostgreSQL priced the
+    // generic plan for a tenth of the lots and planned every call anew (2.5 ms a call, 0.9 ms on its generic plan).
     // Drizzle writes an SQL chunk given here as it is. A page asks for at most 51 sizes, each its own named statement.
     .limit(sql.raw(String(Math.trunc(limit))) as unknown as number);
   return rows.map(({ kept, proposed, ...lot }) => ({
