@@ -29,15 +29,11 @@ interface PartsLot {
   devices: { missionId: string; title: string; serial: string }[];
 }
 
-/** A trained technician of our own who applied to a visible lot of two Zoll AED Plus with known expiry dates. */
-async function createPartsLot(baseURL: string): Promise<PartsLot> {
-  const admin = await apiContext(baseURL);
-  expect((await admin.post('/api/auth/login', { data: ADMIN })).ok()).toBe(true);
+/** A technician of our own, approved and trained (every module opened), signed in on its own API context. */
+async function registerTechnician(baseURL: string, admin: APIRequestContext, stamp: string) {
   const tech = await apiContext(baseURL);
-  const stamp = `${Date.now()}-${Math.round(Math.random() * 1e6)}`;
   const email = `e2e-parts-${stamp}@maillon.test`;
   const password = 'Colis-E2E-2026!';
-  const technicianName = 'Inès Pièces';
   const registered = await tech.post('/api/technicians/register', {
     multipart: {
       firstName: 'Inès',
@@ -61,6 +57,15 @@ async function createPartsLot(baseURL: string): Promise<PartsLot> {
   for (const resource of (await (await tech.get('/api/learning-resources')).json()) as { id: string }[]) {
     expect((await tech.post(`/api/learning-resources/${resource.id}/view`, { data: { technicianId } })).ok()).toBe(true);
   }
+  return { tech, email, password, technicianId, technicianName: 'Inès Pièces' };
+}
+
+/** A trained technician of our own who applied to a visible lot of two Zoll AED Plus with known expiry dates. */
+async function createPartsLot(baseURL: string): Promise<PartsLot> {
+  const admin = await apiContext(baseURL);
+  expect((await admin.post('/api/auth/login', { data: ADMIN })).ok()).toBe(true);
+  const stamp = `${Date.now()}-${Math.round(Math.random() * 1e6)}`;
+  const { tech, email, password, technicianId, technicianName } = await registerTechnician(baseURL, admin, stamp);
 
   const title = `Colis e2e ${stamp}`;
   const deadline = dayInFuture(20);
@@ -232,4 +237,79 @@ test('parts: the admin selects a technician, creates and ships the proposed parc
   await phone.close();
   await lot.admin.dispose();
   await lot.tech.dispose();
+});
+
+test('parts: Expéditions lists the proposed parcels 20 lots at a time, « Afficher plus de colis proposés » brings the next ones', async ({ page, baseURL }) => {
+  test.setTimeout(240_000);
+  const admin = await apiContext(baseURL!);
+  expect((await admin.post('/api/auth/login', { data: ADMIN })).ok()).toBe(true);
+  const stamp = `${Date.now()}-${Math.round(Math.random() * 1e6)}`;
+  const { tech, technicianId } = await registerTechnician(baseURL!, admin, stamp);
+  // 21 lots of one device each whose battery expires within the margin, recruited: more than a page. Their titles come
+  // last in the lots' order, so they are on the last pages whatever the other journeys create meanwhile.
+  const titles: string[] = [];
+  for (let k = 0; k < 21; k += 1) {
+    const title = `Zz colis en pages ${stamp} ${String(k).padStart(2, '0')}`;
+    const lotBody = { title, description: 'Lot de la recette des pages de colis', price: 200, departments: ['75'], tags: ['Maintenance'], deadline: dayInFuture(20) };
+    const lot = await admin.post('/api/mission-batches', { data: lotBody });
+    expect(lot.status(), await lot.text()).toBeLessThan(300);
+    const batchId = ((await lot.json()) as { id: string }).id;
+    const serial = `SN-PAGES-${stamp}-${k}`;
+    const mission = await admin.post('/api/missions', {
+      data: {
+        title: `Maintenance - Mairie du 11e ${stamp} ${k}`,
+        description: 'Maintenance préventive',
+        location: '12 place Léon Blum, 75011 Paris',
+        department: '75',
+        budget: 200,
+        deadline: lotBody.deadline,
+        status: 'active',
+        batchId,
+        serialNumber: serial,
+        clientName: 'Mairie du 11e',
+        defibrillatorModel: 'Zoll - AED Plus',
+        visitType: 'Maintenance préventive',
+        telSite: '01 23 45 67 89',
+        completionLink: `https://formulaires.maillon.fr/completion?serie=${serial}`,
+        postalCode: '75011',
+        city: 'Paris',
+        latitude: 48.8574,
+        longitude: 2.3795,
+      },
+    });
+    expect(mission.status(), await mission.text()).toBeLessThan(300);
+    const [device] = (await (await admin.get(`/api/devices?search=${encodeURIComponent(serial)}`)).json()) as { id: string }[];
+    const patched = await admin.patch(`/api/devices/${device!.id}`, { data: { batteryExpiry: dayInFuture(30), adultPadsExpiry: dayInFuture(500), pediatricPadsPresent: false } });
+    expect(patched.status(), await patched.text()).toBe(200);
+    expect((await admin.put(`/api/mission-batches/${batchId}`, { data: { ...lotBody, visibility: 'visible' } })).status()).toBe(200);
+    const applied = await tech.post('/api/applications/batch', { data: { batchId, technicianId, status: 'En attente' } });
+    expect(applied.status(), await applied.text()).toBeLessThan(300);
+    const applicationId = ((await applied.json()) as { id: string }).id;
+    expect((await admin.patch(`/api/applications/${applicationId}/status`, { data: { status: 'Recruté' } })).status()).toBe(200);
+    titles.push(title);
+  }
+
+  await loginAdmin(page);
+  await page.goto('/admin/dashboard?tab=shipments');
+  const proposals = page.getByRole('region', { name: 'Colis proposés d’après les dates de péremption' });
+  const rows = proposals.getByRole('listitem');
+  const more = proposals.getByRole('button', { name: 'Afficher plus de colis proposés' });
+  await expect(rows).toHaveCount(20);
+  await expect(more).toBeVisible();
+  await more.click();
+  await expect.poll(() => rows.count()).toBeGreaterThan(20);
+  await snap(page, 'parts-admin-proposals-more');
+  // Page after page up to the last (the button goes with it): each of our lots once, with its battery to send.
+  while (await more.isVisible()) {
+    const before = await rows.count();
+    await more.click();
+    await expect.poll(async () => (await rows.count()) > before || !(await more.isVisible())).toBe(true);
+  }
+  for (const title of titles) {
+    const row = proposals.getByRole('listitem').filter({ hasText: title });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('Inès Pièces · 1 pièce');
+  }
+  await admin.dispose();
+  await tech.dispose();
 });
