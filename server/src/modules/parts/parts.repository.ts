@@ -240,16 +240,16 @@ export interface LotsWithRecruitQuery {
   today: string;
 }
 
-/** Réglages as the lot list reads them (the defaults while the admin has saved none), once for the statement. */
-const marginDays = sql<number>`coalesce((select expiry_margin_days from parts_settings where id = 1), ${DEFAULT_EXPIRY_MARGIN_DAYS}::int)`;
-const shipDaysBeforeVisit = sql<number>`coalesce((select ship_days_before_visit from parts_settings where id = 1), ${DEFAULT_SHIP_DAYS_BEFORE_VISIT}::int)`;
 /**
- * What every lot's figures are computed with besides the lot: the margin and each model's part. A change of either
- * changes it, so every lot is computed again. PostgreSQL works it out once for the statement (a few hundred
+ * Réglages as the lot list reads them (the defaults while the admin has saved none), and the parts reference: what
+ * every lot's figures are computed with besides the lot, the margin and each model's part. A change of either changes
+ * the reference, so every lot is computed again. One row, worked out once for the statement (a few hundred
  * consumables); a read that computes no lot reads neither the consumables nor Réglages apart.
  */
-const partsReference = sql<string>`md5(${marginDays}::text || ':' || coalesce((select string_agg(model_key || '|' || kind || '|' || item_label, e'\\n'
-  order by model_key, kind, id) from model_consumables), ''))`;
+const partsReference = sql`(select r.margin_days, r.ship_days, md5(r.margin_days::text || ':' || coalesce((select string_agg(model_key || '|' || kind
+    || '|' || item_label, e'\\n' order by model_key, kind, id) from model_consumables), '')) as reference
+  from (select coalesce((select expiry_margin_days from parts_settings where id = 1), ${DEFAULT_EXPIRY_MARGIN_DAYS}::int) as margin_days,
+    coalesce((select ship_days_before_visit from parts_settings where id = 1), ${DEFAULT_SHIP_DAYS_BEFORE_VISIT}::int) as ship_days) r) parts_reference`;
 
 /**
  * Active lots with a recruit whose parcel may be proposed (Expéditions), in title order. The lot's kept `has_recruit`
@@ -258,11 +258,11 @@ const partsReference = sql<string>`md5(${marginDays}::text || ':' || coalesce((s
  * and relay point (one recruit per lot: applications_one_recruit_per_batch_idx), with its kept figures (decision 060)
  * and its parcels (the one created from its proposal, and whether one is on its way or received), and with Réglages and
  * the parts reference: read apart, they were five more statements a page. A lot whose kept figures are current and
- * need nothing, and that has no live parcel, is left out here, so a page fills up with lots to show. The kept key is
- * written as parts.service.ts writes it.
+ * need nothing, and that has no live parcel, is left out here, so a page fills up with lots to show.
  */
 export async function listLotsWithRecruit(tx: DbOrTx, { after, batchIds, limit, today }: LotsWithRecruitQuery) {
-  const currentKey = sql`${today}::text || '|' || ${applications.technicianId}::text || '|' || coalesce(${deadlineDay}, '') || '|' || ${partsReference}`;
+  // The key of the figures this read would keep for the lot (parts.service.ts compares and keeps it as it is).
+  const currentKey = sql<string>`${today}::text || '|' || ${applications.technicianId}::text || '|' || coalesce(${deadlineDay}, '') || '|' || parts_reference.reference`;
   const mayPropose = sql`(${lotPartsKept.batchId} is null
     or ${lotPartsKept.keptVersion} is distinct from ${lotPartsKept.version}
     or ${lotPartsKept.keptKey} is distinct from ${currentKey}
@@ -274,8 +274,8 @@ export async function listLotsWithRecruit(tx: DbOrTx, { after, batchIds, limit, 
       title: missionBatches.title,
       deadlineDay,
       recruit: recruitColumns,
-      settings: { expiryMarginDays: marginDays, shipDaysBeforeVisit },
-      reference: partsReference,
+      settings: { expiryMarginDays: sql<number>`parts_reference.margin_days`, shipDaysBeforeVisit: sql<number>`parts_reference.ship_days` },
+      currentKey,
       kept: keptColumns,
       proposed: { id: shipments.id, status: shipments.status, shippedDate: shipments.shippedDate },
       // A scalar subquery looked up on shipments_batch_idx for each lot of the page: written `exists`, PostgreSQL
@@ -285,6 +285,7 @@ export async function listLotsWithRecruit(tx: DbOrTx, { after, batchIds, limit, 
     .from(missionBatches)
     .innerJoin(applications, lotsWithRecruit.recruitOfLot)
     .innerJoin(technicians, eq(technicians.id, applications.technicianId))
+    .innerJoin(partsReference, sql`true`)
     .leftJoin(lotPartsKept, eq(lotPartsKept.batchId, missionBatches.id))
     // The parcel created from the lot's proposal (one link per lot), and whether a parcel of the lot is on its way.
     .leftJoin(lotPartShipments, eq(lotPartShipments.batchId, missionBatches.id))

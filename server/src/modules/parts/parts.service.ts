@@ -324,7 +324,8 @@ type LotWithRecruit = Awaited<ReturnType<typeof repo.listLotsWithRecruit>>[numbe
 
 /**
  * The line of each lot (null: nothing to propose), from its kept figures or computed again (and kept). A lot's kept key
- * is the day, its recruit, its deadline and the parts reference (Réglages' margin and the consumables) of the read.
+ * is the day, its recruit, its deadline and the parts reference (Réglages' margin and the consumables) of the read, as
+ * the lot list writes it (`currentKey`).
  */
 async function proposalLines(
   db: Db,
@@ -332,21 +333,20 @@ async function proposalLines(
   { today, readConsumables }: { today: string; readConsumables: () => ReturnType<typeof repo.listConsumables> },
 ): Promise<(LotPartsSummary | null)[]> {
   if (lots.length === 0) return [];
-  const keyOf = (lot: LotWithRecruit) => [today, lot.recruit.id, lot.deadlineDay ?? '', lot.reference].join('|');
   // Each lot's kept row comes with the lot list, read before the visits.
   const kept = new Map(lots.flatMap((lot) => (lot.kept ? [[lot.id, lot.kept] as const] : [])));
   const figures = new Map<string, LotPartsFigures>();
   const stale: LotWithRecruit[] = [];
   for (const lot of lots) {
     const row = kept.get(lot.id);
-    if (row && row.keptVersion === row.version && row.keptKey === keyOf(lot)) {
+    if (row && row.keptVersion === row.version && row.keptKey === lot.currentKey) {
       figures.set(lot.id, { itemCount: row.itemCount, toCheckCount: row.toCheckCount, firstVisitDate: row.firstVisitDay });
     } else stale.push(lot);
   }
   if (stale.length > 0) {
     // The margin of the lot list's statement, which the parts reference of the kept key was worked out from.
     const catalogue = createPartsCatalogue(await readConsumables(), stale[0]!.settings.expiryMarginDays);
-    await computeStaleFigures(db, stale, { kept, figures, catalogue, today, keyOf });
+    await computeStaleFigures(db, stale, { kept, figures, catalogue, today });
   }
   return lots.map((lot) => {
     const lotFigures = figures.get(lot.id)!;
@@ -365,8 +365,7 @@ async function computeStaleFigures(
     figures,
     catalogue,
     today,
-    keyOf,
-  }: { kept: Map<string, repo.KeptParts>; figures: Map<string, LotPartsFigures>; catalogue: PartsCatalogue; today: string; keyOf: (lot: LotWithRecruit) => string },
+  }: { kept: Map<string, repo.KeptParts>; figures: Map<string, LotPartsFigures>; catalogue: PartsCatalogue; today: string },
 ) {
   // The versions are read before the visits (with the lot list, or here for the lots that had no row): a write
   // committed after them raises the version, and keeps nothing.
@@ -388,7 +387,7 @@ async function computeStaleFigures(
     const computed = figuresOf(lotVisits.map((v) => deviceNeeds(v, { catalogue, deadline: lot.deadlineDay, today })), lotVisits);
     figures.set(lot.id, computed);
     const version = kept.get(lot.id)?.version;
-    if (version !== undefined) toKeep.push({ batchId: lot.id, version, key: keyOf(lot), ...computed, firstVisitDay: computed.firstVisitDate });
+    if (version !== undefined) toKeep.push({ batchId: lot.id, version, key: lot.currentKey, ...computed, firstVisitDay: computed.firstVisitDate });
   }
   await repo.keepParts(db, toKeep);
 }
