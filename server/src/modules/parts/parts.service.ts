@@ -392,22 +392,6 @@ async function computeStaleFigures(
   await repo.keepParts(db, toKeep);
 }
 
-/** A lot's line in Expéditions. */
-export function partsSummaryOf(parts: LotParts): LotPartsSummary {
-  return {
-    batchId: parts.batchId,
-    title: parts.title,
-    technician: parts.technician,
-    toCheckCount: parts.toCheckCount,
-    firstVisitDate: parts.firstVisitDate,
-    shipBy: parts.shipBy,
-    shipment: parts.shipment,
-    shipped: parts.shipped,
-    late: parts.late,
-    itemCount: parts.items.reduce((n, i) => n + i.quantity, 0),
-  };
-}
-
 /**
  * « Créer le colis »: the draft parcel of the lot's proposal, with the device each part is for. Under the lot's row
  * lock and its unique link: a second call (another tab, another instance) answers the same parcel. A cancelled parcel

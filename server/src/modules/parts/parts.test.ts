@@ -17,7 +17,6 @@ import { auditLog, devices, lotPartShipments, lotPartsKept, missionBatches, miss
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 import { dayFromToday, makeLotWithDevices } from '../../../test/device-fixtures';
 import * as repo from './parts.repository';
-import { partsSummaryOf } from './parts.service';
 
 let ctx: TestContext;
 let adminCookie: string;
@@ -50,6 +49,25 @@ async function lotParts(batchId: string): Promise<LotParts> {
   const response = await admin()({ method: 'GET', url: `/api/admin/mission-batches/${batchId}/parts` });
   expect(response.statusCode, response.body).toBe(200);
   return lotPartsSchema.parse(response.json());
+}
+
+/**
+ * A lot's line in Expéditions as its own page gives it (computed from the registry on every call): what the list, which
+ * reads each lot's kept figures, must answer. Its parts counted from the page's items, one per device and item.
+ */
+function partsSummaryOf(parts: LotParts): LotPartsSummary {
+  return {
+    batchId: parts.batchId,
+    title: parts.title,
+    technician: parts.technician,
+    toCheckCount: parts.toCheckCount,
+    firstVisitDate: parts.firstVisitDate,
+    shipBy: parts.shipBy,
+    shipment: parts.shipment,
+    shipped: parts.shipped,
+    late: parts.late,
+    itemCount: parts.items.reduce((n, i) => n + i.quantity, 0),
+  };
 }
 
 /** The proposals of the given lots (« Missions & Lots »). */
