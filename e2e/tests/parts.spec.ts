@@ -60,6 +60,50 @@ async function registerTechnician(baseURL: string, admin: APIRequestContext, sta
   return { tech, email, password, technicianId, technicianName: 'Inès Pièces' };
 }
 
+/** A mission of one Zoll AED Plus on a site of Paris 11e in the lot (the registry gets its device); answers its id. */
+async function createDeviceMission(
+  admin: APIRequestContext,
+  { batchId, title, serial, site, deadline }: { batchId: string; title: string; serial: string; site: readonly [string, string, number, number]; deadline: string },
+): Promise<string> {
+  const [name, location, latitude, longitude] = site;
+  const mission = await admin.post('/api/missions', {
+    data: {
+      title,
+      description: 'Maintenance préventive',
+      location,
+      department: '75',
+      budget: 200,
+      deadline,
+      status: 'active',
+      batchId,
+      serialNumber: serial,
+      clientName: name,
+      defibrillatorModel: 'Zoll - AED Plus',
+      visitType: 'Maintenance préventive',
+      telSite: '01 23 45 67 89',
+      completionLink: `https://formulaires.maillon.fr/completion?serie=${serial}`,
+      postalCode: '75011',
+      city: 'Paris',
+      latitude,
+      longitude,
+    },
+  });
+  expect(mission.status(), await mission.text()).toBeLessThan(300);
+  return ((await mission.json()) as { id: string }).id;
+}
+
+/** Writes a device's expiry dates in the registry, the device found by its serial number. */
+async function setDeviceDates(admin: APIRequestContext, serial: string, dates: Record<string, string | boolean | null>) {
+  const found = await admin.get(`/api/devices?search=${encodeURIComponent(serial)}`);
+  expect(found.ok()).toBe(true);
+  const [registryDevice] = (await found.json()) as { id: string }[];
+  expect(registryDevice).toBeDefined();
+  const patched = await admin.patch(`/api/devices/${registryDevice!.id}`, { data: dates });
+  expect(patched.status(), await patched.text()).toBe(200);
+}
+
+const MAIRIE_DU_11E = ['Mairie du 11e', '12 place Léon Blum, 75011 Paris', 48.8574, 2.3795] as const;
+
 /** A trained technician of our own who applied to a visible lot of two Zoll AED Plus with known expiry dates. */
 async function createPartsLot(baseURL: string): Promise<PartsLot> {
   const admin = await apiContext(baseURL);
@@ -73,38 +117,12 @@ async function createPartsLot(baseURL: string): Promise<PartsLot> {
   const lot = await admin.post('/api/mission-batches', { data: lotBody });
   expect(lot.status(), await lot.text()).toBeLessThan(300);
   const batchId = ((await lot.json()) as { id: string }).id;
-  const sites = [
-    ['Mairie du 11e', '12 place Léon Blum, 75011 Paris', 48.8574, 2.3795],
-    ['Gymnase Japy', '2 rue Japy, 75011 Paris', 48.8545, 2.3806],
-  ] as const;
+  const sites = [MAIRIE_DU_11E, ['Gymnase Japy', '2 rue Japy, 75011 Paris', 48.8545, 2.3806]] as const;
   const devices: PartsLot['devices'] = [];
-  for (const [k, [name, location, latitude, longitude]] of sites.entries()) {
+  for (const [k, site] of sites.entries()) {
     const serial = `SN-PARTS-${stamp}-${k}`;
-    const deviceTitle = `Maintenance - ${name} ${stamp}`;
-    const mission = await admin.post('/api/missions', {
-      data: {
-        title: deviceTitle,
-        description: 'Maintenance préventive',
-        location,
-        department: '75',
-        budget: 200,
-        deadline,
-        status: 'active',
-        batchId,
-        serialNumber: serial,
-        clientName: name,
-        defibrillatorModel: 'Zoll - AED Plus',
-        visitType: 'Maintenance préventive',
-        telSite: '01 23 45 67 89',
-        completionLink: `https://formulaires.maillon.fr/completion?serie=${serial}`,
-        postalCode: '75011',
-        city: 'Paris',
-        latitude,
-        longitude,
-      },
-    });
-    expect(mission.status(), await mission.text()).toBeLessThan(300);
-    devices.push({ missionId: ((await mission.json()) as { id: string }).id, title: deviceTitle, serial });
+    const deviceTitle = `Maintenance - ${site[0]} ${stamp}`;
+    devices.push({ missionId: await createDeviceMission(admin, { batchId, title: deviceTitle, serial, site, deadline }), title: deviceTitle, serial });
   }
   // Expiry dates in the registry: the first device's battery expires before the visit + 90 days; the second's
   // electrodes too, and its battery date is unknown (« à vérifier »).
@@ -112,14 +130,7 @@ async function createPartsLot(baseURL: string): Promise<PartsLot> {
     { batteryExpiry: dayInFuture(40), adultPadsExpiry: dayInFuture(500), pediatricPadsPresent: false },
     { batteryExpiry: null, adultPadsExpiry: dayInFuture(60), pediatricPadsPresent: false },
   ];
-  for (const [k, device] of devices.entries()) {
-    const found = await admin.get(`/api/devices?search=${encodeURIComponent(device.serial)}`);
-    expect(found.ok()).toBe(true);
-    const [registryDevice] = (await found.json()) as { id: string }[];
-    expect(registryDevice).toBeDefined();
-    const patched = await admin.patch(`/api/devices/${registryDevice!.id}`, { data: dates[k] });
-    expect(patched.status(), await patched.text()).toBe(200);
-  }
+  for (const [k, device] of devices.entries()) await setDeviceDates(admin, device.serial, dates[k]!);
   expect((await admin.put(`/api/mission-batches/${batchId}`, { data: { ...lotBody, visibility: 'visible' } })).status()).toBe(200);
   const applied = await tech.post('/api/applications/batch', { data: { batchId, technicianId, status: 'En attente' } });
   expect(applied.status(), await applied.text()).toBeLessThan(300);
@@ -255,32 +266,8 @@ test('parts: Expéditions lists the proposed parcels 20 lots at a time, « Affic
     expect(lot.status(), await lot.text()).toBeLessThan(300);
     const batchId = ((await lot.json()) as { id: string }).id;
     const serial = `SN-PAGES-${stamp}-${k}`;
-    const mission = await admin.post('/api/missions', {
-      data: {
-        title: `Maintenance - Mairie du 11e ${stamp} ${k}`,
-        description: 'Maintenance préventive',
-        location: '12 place Léon Blum, 75011 Paris',
-        department: '75',
-        budget: 200,
-        deadline: lotBody.deadline,
-        status: 'active',
-        batchId,
-        serialNumber: serial,
-        clientName: 'Mairie du 11e',
-        defibrillatorModel: 'Zoll - AED Plus',
-        visitType: 'Maintenance préventive',
-        telSite: '01 23 45 67 89',
-        completionLink: `https://formulaires.maillon.fr/completion?serie=${serial}`,
-        postalCode: '75011',
-        city: 'Paris',
-        latitude: 48.8574,
-        longitude: 2.3795,
-      },
-    });
-    expect(mission.status(), await mission.text()).toBeLessThan(300);
-    const [device] = (await (await admin.get(`/api/devices?search=${encodeURIComponent(serial)}`)).json()) as { id: string }[];
-    const patched = await admin.patch(`/api/devices/${device!.id}`, { data: { batteryExpiry: dayInFuture(30), adultPadsExpiry: dayInFuture(500), pediatricPadsPresent: false } });
-    expect(patched.status(), await patched.text()).toBe(200);
+    await createDeviceMission(admin, { batchId, title: `Maintenance - Mairie du 11e ${stamp} ${k}`, serial, site: MAIRIE_DU_11E, deadline: lotBody.deadline });
+    await setDeviceDates(admin, serial, { batteryExpiry: dayInFuture(30), adultPadsExpiry: dayInFuture(500), pediatricPadsPresent: false });
     expect((await admin.put(`/api/mission-batches/${batchId}`, { data: { ...lotBody, visibility: 'visible' } })).status()).toBe(200);
     const applied = await tech.post('/api/applications/batch', { data: { batchId, technicianId, status: 'En attente' } });
     expect(applied.status(), await applied.text()).toBeLessThan(300);
