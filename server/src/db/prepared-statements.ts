@@ -9,8 +9,10 @@ import pg from 'pg';
  * 1.5 ms of execution). Naming each statement after a hash of its text lets each connection parse it once, and lets
  * PostgreSQL keep a generic plan once it has seen that custom plans are no better (plan_cache_mode = auto).
  *
- * - Only queries with parameters are named: a query without any runs through the simple protocol, which is also what
- *   lets a migration send several statements at once.
+ * - A query without parameters is named only when it is one read (SINGLE_READ: `select` or `with`, no `;`). Unnamed, it
+ *   would run through the simple protocol, parsed and planned on every call (« Formation »: its whole time in
+ *   PostgreSQL). Any other text without parameters keeps the simple protocol, which lets a migration send several
+ *   statements at once.
  * - The name is derived from the text, so two texts never share a name and the same text always finds its statement.
  * - A text holding PLAN_EACH_CALL stays unnamed, planned with its parameters on every call.
  * - Each connection prepares at most MAX_STATEMENTS_PER_CONNECTION distinct texts (queries whose text varies with
@@ -31,6 +33,9 @@ interface QueryConfig {
   name?: unknown;
   values?: unknown;
 }
+
+/** One statement that reads (a `with` may also write): a text without any `;` cannot hold two. */
+const SINGLE_READ = /^\s*(select|with)\b[^;]*$/i;
 
 const names = new Map<string, string>();
 
@@ -57,7 +62,8 @@ export class PreparingClient extends pg.Client {
     const query = config as QueryConfig;
     if (typeof query.text !== 'string' || query.name !== undefined || query.text.includes(PLAN_EACH_CALL)) return config;
     const params = Array.isArray(values) ? values : query.values;
-    if (!Array.isArray(params) || params.length === 0) return config;
+    if (!Array.isArray(params) && params !== undefined) return config;
+    if ((params === undefined || params.length === 0) && !SINGLE_READ.test(query.text)) return config;
     const name = statementName(query.text);
     if (!this.prepared.has(name)) {
       if (this.prepared.size >= MAX_STATEMENTS_PER_CONNECTION) return config;

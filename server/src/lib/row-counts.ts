@@ -149,9 +149,7 @@ export interface MissionCountFilters {
 
 /** The keys of the missions of the admin list by status and place (a condition on row_counts). */
 export function missionKeysSql(filters: MissionCountFilters): SQL {
-  // The table's name is a parameter: the unfiltered list's statement has no other, and a statement without parameters is
-  // sent unprepared (db/prepared-statements.ts), parsed and planned on every call.
-  const conditions = [sql`table_name = ${'missions'}`];
+  const conditions = [sql`table_name = 'missions'`];
   if (filters.status) conditions.push(sql`split_part(key, '.', 1) = ${filters.status}`);
   if (filters.unbatched) {
     conditions.push(sql`split_part(key, '.', 2) = 'unsorted'`);

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 async function preparedLike(pattern: string): Promise<{ name: string; statement: string }[]> {
   const result = await database.db.execute<{ name: string; statement: string }>(
-    sql.raw(`select name, statement from pg_prepared_statements where statement like '${pattern}' order by name`),
+    sql`select name, statement from pg_prepared_statements where statement like ${pattern} order by name`,
   );
   return result.rows;
 }
@@ -52,6 +52,20 @@ describe('named statements', () => {
     const result = await database.db.execute<{ n: number }>(sql`select n from probe_b where n = ${7}`);
     expect(result.rows).toEqual([{ n: 7 }]);
     expect(await preparedLike('%probe-b%')).toEqual([]);
+  });
+
+  it('prepares a single read without parameters too, which the simple protocol would parse and plan on every call', async () => {
+    for (const expected of [1, 1]) {
+      const result = await database.db.execute<{ n: number }>(sql.raw('select count(*)::int as n from (values (1)) v(x) /* probe-i */'));
+      expect(result.rows).toEqual([{ n: expected }]);
+    }
+    const prepared = await preparedLike('%probe-i%');
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0]!.name).toMatch(/^m_[0-9a-f]{40}$/);
+    // A write without parameters, or a read ending with `;`, keeps the simple protocol.
+    await database.db.execute(sql.raw('create temporary table probe_j (n int) /* probe-j */'));
+    await database.db.execute(sql.raw('select 1 as n /* probe-j */;'));
+    expect(await preparedLike('%probe-j%')).toEqual([]);
   });
 
   it('keeps the connection usable after a statement that fails to parse, and reports the same error each time', async () => {
