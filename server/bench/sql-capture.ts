@@ -94,7 +94,9 @@ export async function captureEndpointSql(databaseUrl: string, endpoints: Endpoin
     },
   });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-capture-'));
-  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent' });
+  // The read cache off: each endpoint's SQL is its miss path's, even when a session's login already read the same URL
+  // (the admin's firstLots reads « Page des lots »' own, which was then answered from the cache with no SQL at all).
+  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', READ_CACHE: 'false' });
   const app = await buildApp({ config, db: database.db });
   try {
     await app.ready();
