@@ -104,10 +104,12 @@ function cellLevelFor(span: number | null): number {
 }
 
 /**
- * The cells of a level (and within a view's rows and columns), both kinds added up when `kinds` has both; and the
- * « À trier » that cannot be placed. An indexed range of mission_map_cells' primary key: a few hundred rows at most.
+ * The cells of a level (and within a view's rows and columns), both kinds added up with the lots; and the « À trier »
+ * that cannot be placed. An indexed range of mission_map_cells' primary key: a few hundred rows at most. The level and
+ * the kinds are written in the text, one statement per level and scope (at most 2 × 2 × 9): as parameters, PostgreSQL
+ * could not tell how many cells a level holds and planned the statement again on every call (decision 061).
  */
-function cellsSql(withView: boolean): SQL {
+function cellsSql(level: number, withLots: boolean, withView: boolean): SQL {
   return sql`
     select counts.unlocated, c.*
     from ${unlocatedCounts}
@@ -115,7 +117,7 @@ function cellsSql(withView: boolean): SQL {
       select y, x, sum(n)::int as n, coalesce(sum(n) filter (where kind = 'unsorted'), 0)::int as unsorted, sum(lat_sum) as lat_sum, sum(lon_sum) as lon_sum,
         sum(lat_sq_sum) as lat_sq_sum, sum(lon_sq_sum) as lon_sq_sum
       from mission_map_cells
-      where level = ${p('level')} and kind = any(${p('kinds')}::text[]) and n > 0
+      where level = ${sql.raw(String(Math.trunc(level)))} and kind in (${sql.raw(withLots ? "'unsorted', 'lot'" : "'unsorted'")}) and n > 0
         ${withView ? sql`and y between ${p('y0')} and ${p('y1')} and x between ${p('x0')} and ${p('x1')}` : sql``}
       group by y, x
     ) c on true`;
@@ -181,7 +183,9 @@ async function readGroups(db: Db, query: MissionsMapQuery, withLots: boolean, wi
   const level = cellLevelFor(span);
   const size = cellSize(level);
   if (span !== null && span / size < CELLS_ACROSS_MIN) return null;
-  const statement = preparedSql<CellRow>(db, `admin map cells${withView ? ' view' : ''}`, () => cellsSql(withView));
+  const statement = preparedSql<CellRow>(db, `admin map cells ${level}${withLots ? ' lots' : ''}${withView ? ' view' : ''}`, () =>
+    cellsSql(level, withLots, withView),
+  );
   const bounds = withView
     ? {
         y0: Math.floor(query.south! / size),
@@ -190,7 +194,7 @@ async function readGroups(db: Db, query: MissionsMapQuery, withLots: boolean, wi
         x1: Math.floor(query.east! / size),
       }
     : {};
-  const { rows } = await statement.execute({ level, kinds: withLots ? ['unsorted', 'lot'] : ['unsorted'], ...bounds });
+  const { rows } = await statement.execute(bounds);
   let total = 0;
   for (const row of rows) total += row.n ?? 0;
   if (total <= MAP_GROUPS_ABOVE) return null;
