@@ -44,8 +44,7 @@ export async function firstLots(get: (url: string) => Promise<{ status: number; 
   const { status, body } = await get('/api/mission-batches?limit=20');
   if (status !== 200) throw new Error(`lots : ${status} ${body}`);
   // A page of lot cards all with a recruit, the most « Missions & Lots » asks proposals for (the scale seed's first page
-  // has none): the lots of Expéditions' first page. Asked with its limit written out, not as the endpoint's own URL:
-  // the bench's cached pass would otherwise find that answer already in the cache.
+  // has none): the lots of Expéditions' first page.
   const proposals = await get('/api/admin/parts/proposals?limit=20');
   if (proposals.status !== 200) throw new Error(`colis proposés : ${proposals.status} ${proposals.body}`);
   return {

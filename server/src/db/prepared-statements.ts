@@ -62,8 +62,8 @@ export class PreparingClient extends pg.Client {
     const query = config as QueryConfig;
     if (typeof query.text !== 'string' || query.name !== undefined || query.text.includes(PLAN_EACH_CALL)) return config;
     const params = Array.isArray(values) ? values : query.values;
-    if (!Array.isArray(params) && params !== undefined) return config;
-    if ((params === undefined || params.length === 0) && !SINGLE_READ.test(query.text)) return config;
+    if (params !== undefined && !Array.isArray(params)) return config;
+    if (!params?.length && !SINGLE_READ.test(query.text)) return config;
     const name = statementName(query.text);
     if (!this.prepared.has(name)) {
       if (this.prepared.size >= MAX_STATEMENTS_PER_CONNECTION) return config;
