@@ -60,6 +60,9 @@ export const missionColumns = {
   createdAt: missions.createdAt,
 };
 
+/** missionColumns without the lot's title: the columns of `missions` alone, which an update can return. */
+export const { batchTitle: _batchTitle, ...missionOwnColumns } = missionColumns;
+
 type MissionRow = Pick<typeof missions.$inferSelect, Exclude<keyof typeof missionColumns, 'batchTitle'>> & { batchTitle: string | null };
 
 export function toMission(row: MissionRow): Mission {

@@ -8,11 +8,11 @@ import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
-import { linkMissionToDevice } from '../devices/devices.service';
+import { linkMissionRowToDevice, linkMissionToDevice } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
-import { missionColumns, missionJsonSql, toMission } from './admin-missions.mapper';
+import { missionColumns, missionJsonSql, missionOwnColumns, toMission } from './admin-missions.mapper';
 import { searchedTable } from '../../lib/substring-search';
 
 const MISSION_NOT_FOUND = 'Mission introuvable';
@@ -148,24 +148,32 @@ export async function createMission(db: Db, { body, actorUserId }: { body: Creat
   });
 }
 
-/** Edit mission (spec 02 §5); the visit type comes from the mission-edit list, or stays what it was. */
+/**
+ * Edit mission (spec 02 §5); the visit type comes from the mission-edit list, or stays what it was. Four statements
+ * between `begin` and `commit` (more for a new device, or for the lot's geometry when the site moved):
+ * under load each one waits its turn on the event loop and in PostgreSQL, so the edit reads the mission as it locks it
+ * and takes the mission after from the update's `returning`, the lot's title from the read before.
+ */
 export async function updateMission(
   db: Db,
   { missionId, body, actorUserId }: { missionId: string; body: UpdateMissionRequest; actorUserId: string },
 ): Promise<Mission> {
   return db.transaction(async (tx) => {
-    const [placed] = await tx
-      .select({ approxLatitude: missions.approxLatitude, approxLongitude: missions.approxLongitude })
+    const [locked] = await tx
+      .select({ ...missionColumns, approxLatitude: missions.approxLatitude, approxLongitude: missions.approxLongitude })
       .from(missions)
+      .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
       .where(eq(missions.id, missionId))
-      .for('update');
-    const before = await getMission(tx, missionId);
+      .for('update', { of: missions });
+    if (!locked) throw notFound(MISSION_NOT_FOUND);
+    const { approxLatitude, approxLongitude, ...beforeRow } = locked;
+    const before = toMission(beforeRow);
     if (!VISIT_TYPES_MISSION_EDIT.includes(body.visitType) && body.visitType !== before.visitType) {
       throw new AppError('VALIDATION_ERROR', 'Veuillez choisir un type de visite de la liste', { visitType: 'Veuillez choisir un type de visite de la liste' });
     }
     const { address, title, description, ...visit } = body;
     const approx = missionApproxColumns({ location: address, postalCode: visit.postalCode, city: visit.city, department: visit.department });
-    await tx
+    const [updated] = await tx
       .update(missions)
       .set({
         ...visit,
@@ -175,14 +183,16 @@ export async function updateMission(
         ...(description ? { description } : {}),
         updatedAt: new Date(),
       })
-      .where(eq(missions.id, missionId));
-    await linkMissionToDevice(tx, missionId);
-    const after = await getMission(tx, missionId);
+      .where(eq(missions.id, missionId))
+      .returning({ ...missionOwnColumns, deviceId: missions.deviceId });
+    await linkMissionRowToDevice(tx, updated!);
+    const { deviceId: _deviceId, ...afterRow } = updated!;
+    const after = toMission({ ...beforeRow, ...afterRow });
     // When the site moved, its lot's geometry follows in the same transaction (an edit of the observations, the
     // contact or the serial number leaves the lot as it is: no rewrite of its row, its list JSON and its sites).
     const moved =
-      approx.approxLatitude !== placed?.approxLatitude ||
-      approx.approxLongitude !== placed?.approxLongitude ||
+      approx.approxLatitude !== approxLatitude ||
+      approx.approxLongitude !== approxLongitude ||
       after.latitude !== before.latitude ||
       after.longitude !== before.longitude;
     if (moved) await refreshLotsGeometry(tx, [before.batchId]);

@@ -106,9 +106,16 @@ export async function findOrCreateDeviceForVisit(tx: DbOrTx, visit: VisitDeviceD
 /** Points a mission to the device of its serial number (or to none), in the caller's transaction. */
 export async function linkMissionToDevice(tx: DbOrTx, missionId: string): Promise<string | null> {
   const mission = await repo.findMissionForDevice(tx, missionId);
-  if (!mission) return null;
+  return mission ? linkMissionRowToDevice(tx, mission) : null;
+}
+
+/** The fields of a mission its device comes from, and the device it points to now. */
+export type MissionDeviceFields = NonNullable<Awaited<ReturnType<typeof repo.findMissionForDevice>>>;
+
+/** linkMissionToDevice for a mission the caller has just written and holds (an update's `returning`): one read less. */
+export async function linkMissionRowToDevice(tx: DbOrTx, mission: MissionDeviceFields): Promise<string | null> {
   const deviceId = await findOrCreateDeviceForVisit(tx, mission);
-  if (deviceId !== mission.deviceId) await repo.setMissionDevice(tx, missionId, deviceId);
+  if (deviceId !== mission.deviceId) await repo.setMissionDevice(tx, mission.id, deviceId);
   return deviceId;
 }
 
