@@ -60,8 +60,9 @@ export const missionColumns = {
   createdAt: missions.createdAt,
 };
 
+const { batchTitle: _batchTitle, ...ownColumns } = missionColumns;
 /** missionColumns without the lot's title: the columns of `missions` alone, which an update can return. */
-export const { batchTitle: _batchTitle, ...missionOwnColumns } = missionColumns;
+export const missionOwnColumns = ownColumns;
 
 type MissionRow = Pick<typeof missions.$inferSelect, Exclude<keyof typeof missionColumns, 'batchTitle'>> & { batchTitle: string | null };
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { applications, invoices, missionBatches, missions, technicianMissionData } from '../../db/schema';
+import { applications, auditLog, devices, invoices, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 import { ensureSystemLot } from '../lifecycle/lifecycle.service';
+import { getMission } from './missions.service';
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -170,6 +171,25 @@ describe('PUT /api/missions/:id (edit mission)', () => {
     expect(other.json().fields.visitType).toBe('Veuillez choisir un type de visite de la liste');
     expect((await admin({ method: 'PUT', url: `/api/missions/${crypto.randomUUID()}`, payload: edit })).statusCode).toBe(404);
     expect((await tech({ method: 'PUT', url: `/api/missions/${m.id}`, payload: edit })).statusCode).toBe(403);
+  });
+
+  it('answers the mission as a read after it finds it, in its lot, and audits it before and after (decision 062)', async () => {
+    const inLot = await lot({ title: 'Lot du Capitole' });
+    const m = await mission({ batchId: inLot.id, observations: 'Avant' });
+    const before = await getMission(ctx.db, m.id);
+    const response = await admin({ method: 'PUT', url: `/api/missions/${m.id}`, payload: edit });
+    expect(response.statusCode).toBe(200);
+    const read = await getMission(ctx.db, m.id);
+    expect(read).toMatchObject({ batchTitle: 'Lot du Capitole', observations: 'Sous l’escalier', serialNumber: 'SN-EDIT-1' });
+    expect(response.json()).toEqual(read);
+    const [entry] = await ctx.db.select().from(auditLog).where(eq(auditLog.entityId, m.id));
+    expect(entry!.action).toBe('mission.update');
+    expect(JSON.parse(String(entry!.before))).toEqual(before);
+    expect(JSON.parse(String(entry!.after))).toEqual(read);
+    // The new serial number points the mission to its device.
+    const [linked] = await ctx.db.select({ deviceId: missions.deviceId }).from(missions).where(eq(missions.id, m.id));
+    const [device] = await ctx.db.select({ id: devices.id }).from(devices).where(eq(devices.serialNumber, 'SN-EDIT-1'));
+    expect(linked!.deviceId).toBe(device!.id);
   });
 });
 
