@@ -41,9 +41,16 @@ export function scheduledTasks(app: FastifyInstance): ScheduledTask[] {
         if (removed > 0) app.log.info(`${removed} fichier(s) orphelin(s) supprimé(s) du stockage`);
       },
     },
-    // Appointments (decision 022): reminders the eve of visits, the admin's digest of lots due, cancellations to send.
+    // Appointments (decision 022): reminders the eve of visits, the admin's digest of lots due, cancellations to send
+    // (the invitations the writes marked each minute, every one each hour: decision 063).
     { name: 'visit-reminders', schedule: { dailyAt: '17:00' }, leaseMs: 30 * MINUTE, run: () => sendEveOfVisitReminders(app.db, app.config) },
     { name: 'deadline-digest', schedule: { dailyAt: '08:00' }, leaseMs: 30 * MINUTE, run: () => sendDeadlineDigest(app.db, app.config) },
     { name: 'visit-cancellations', schedule: { everyMs: MINUTE }, leaseMs: 10 * MINUTE, run: () => sweepStaleInvitations(app.db, app.config) },
+    {
+      name: 'visit-cancellations-all',
+      schedule: { everyMs: 60 * MINUTE },
+      leaseMs: 10 * MINUTE,
+      run: () => sweepStaleInvitations(app.db, app.config, { everything: true }),
+    },
   ];
 }

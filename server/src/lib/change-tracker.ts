@@ -189,7 +189,9 @@ const COUNTED = new Set<string>(COUNTED_TABLES);
  * lot keeps figures of its missions and applications (columns no count is kept by, so row_counts does not follow),
  * lot_sites and lot_markers follow the open lots' sites and map markers (migration 0024), mission_map_cells the
  * admin's map in groups (migration 0034), an invoice whether one of its transfers is paid (migration 0040), and a
- * lot's parts version its devices, missions and recruit's progress (migration 0043, decision 060).
+ * lot's parts version its devices, missions and recruit's progress (migration 0043, decision 060). Not listed: the
+ * mark the writes of progress, applications and missions set on invitations (`visit_appointments.standing_check`,
+ * migration 0045), which no answer reads: the sweep reads it from the database.
  */
 export const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
   missions: ['mission_batches', 'mission_map_cells', 'lot_parts_kept'],

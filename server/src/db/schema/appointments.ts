@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './_columns';
 import { technicians } from './accounts';
 import { missions } from './missions';
@@ -45,6 +45,11 @@ export const visitAppointments = pgTable(
     proposedMessage: text(),
     decision: text(),
     decidedAt: timestamp({ withTimezone: true }),
+    /**
+     * Set by the triggers of the writes that can end the visit's standing (its date cleared, the technician no longer
+     * recruited, the device moved to another lot: migration 0045); the minute's sweep reads only these (decision 063).
+     */
+    standingCheck: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -53,6 +58,7 @@ export const visitAppointments = pgTable(
     index('visit_appointments_technician_idx').on(t.technicianId),
     // The cancellation sweep reads the invitations still out.
     index('visit_appointments_invited_idx').on(t.invitedDate).where(sql`${t.invitedAt} is not null`),
+    index('visit_appointments_standing_check_idx').on(t.invitedDate).where(sql`${t.standingCheck}`),
     check('visit_appointments_response_check', sql`${t.response} is null or ${t.response} in ('confirmed', 'proposed')`),
     check('visit_appointments_decision_check', sql`${t.decision} is null or ${t.decision} in ('accepted', 'refused')`),
     check('visit_appointments_invited_window_check', windowCheck('invited_window', 'invited_start_time', 'invited_end_time')),

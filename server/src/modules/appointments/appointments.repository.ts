@@ -213,6 +213,21 @@ export async function findStaleInvitations(db: DbOrTx, { fromDay, technicianId, 
     .limit(limit);
 }
 
+/** The invitations the writes' triggers marked for a check of their visit (migration 0045), on their partial index. */
+export async function findInvitationsToCheck(db: DbOrTx, { limit }: { limit: number }) {
+  return db
+    .select({ id: visitAppointments.id })
+    .from(visitAppointments)
+    .where(eq(visitAppointments.standingCheck, true))
+    .orderBy(asc(visitAppointments.invitedDate))
+    .limit(limit);
+}
+
+/** The check is done: only the mark changes (not updated_at), under the caller's lock of the row. */
+export async function clearStandingCheck(tx: DbOrTx, id: string): Promise<void> {
+  await tx.execute(sql`update visit_appointments set standing_check = false where id = ${id} and standing_check`);
+}
+
 export async function isVisitStanding(db: DbOrTx, { missionId, technicianId }: { missionId: string; technicianId: string }): Promise<boolean> {
   const result = await db.execute<{ ok: boolean }>(sql`
     select exists (

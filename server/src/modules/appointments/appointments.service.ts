@@ -273,6 +273,7 @@ async function cancelInvitation(tx: DbOrTx, config: MailConfig, appointment: rep
     ...slotColumns('invited', null),
     ...NO_ANSWER,
     lastCancelledAt: now,
+    standingCheck: false,
   });
 }
 
@@ -321,17 +322,34 @@ export async function cancelStaleInvitations(
   return cancelled;
 }
 
-/** The scheduled sweep: one transaction per cancellation, so one failure does not hold back the others. */
-export async function sweepStaleInvitations(db: Db, config: MailConfig, { now = new Date() }: { now?: Date } = {}): Promise<number> {
-  const stale = await repo.findStaleInvitations(db, { fromDay: parisDay(now), limit: 500 });
+/**
+ * The scheduled sweeps, one transaction per invitation so that one failure does not hold back the others. Each minute
+ * the invitations the writes' triggers marked (migration 0045): each is cancelled if its visit no longer stands, and its
+ * mark cleared either way. Each hour (`everything`) every invitation still out whose visit no longer stands, for a write
+ * no trigger sees (decision 063).
+ */
+export async function sweepStaleInvitations(
+  db: Db,
+  config: MailConfig,
+  { now = new Date(), everything = false }: { now?: Date; everything?: boolean } = {},
+): Promise<number> {
+  const fromDay = parisDay(now);
+  const found = everything ? await repo.findStaleInvitations(db, { fromDay, limit: 500 }) : await repo.findInvitationsToCheck(db, { limit: 500 });
   let cancelled = 0;
-  for (const { id } of stale) {
+  for (const { id } of found) {
     cancelled += await db.transaction(async (tx) => {
       const appointment = await repo.lockAppointmentById(tx, id);
-      if (!appointment?.invitedAt) return 0;
-      if (await repo.isVisitStanding(tx, { missionId: appointment.missionId, technicianId: appointment.technicianId })) return 0;
-      await cancelInvitation(tx, config, appointment, now);
-      return 1;
+      if (!appointment) return 0;
+      // Checked under the row's lock, in a statement that sees every write committed before it: a write that marks
+      // this invitation after it waits for this transaction, and marks it again.
+      const stale =
+        appointment.invitedAt !== null &&
+        appointment.invitedDate !== null &&
+        appointment.invitedDate >= fromDay &&
+        !(await repo.isVisitStanding(tx, { missionId: appointment.missionId, technicianId: appointment.technicianId }));
+      if (stale) await cancelInvitation(tx, config, appointment, now);
+      else await repo.clearStandingCheck(tx, id);
+      return stale ? 1 : 0;
     });
   }
   return cancelled;

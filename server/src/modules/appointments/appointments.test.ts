@@ -444,6 +444,62 @@ describe('cancellations: METHOD:CANCEL to the site', () => {
     expect(await sweepStaleInvitations(ctx.db, ctx.app.config)).toBe(0);
   });
 
+  /** Each invitation of the lot's devices, in the devices' order, with its mark (migration 0045). */
+  async function marks(missionIds: string[]) {
+    const rows = await ctx.db
+      .select({ missionId: visitAppointments.missionId, standingCheck: visitAppointments.standingCheck, invitedAt: visitAppointments.invitedAt })
+      .from(visitAppointments)
+      .where(sql`${visitAppointments.missionId} in ${missionIds}`);
+    return missionIds.map((id) => rows.find((row) => row.missionId === id)!);
+  }
+
+  it('the writes that can end a visit mark its invitation; a device toggled or another write does not (decision 063)', async () => {
+    const { lot } = await invitedLot(3);
+    const [first, second, third] = lot.missionIds as [string, string, string];
+    await plan(first, { isCompleted: true });
+    await ctx.db.update(missions).set({ observations: 'Sous l’escalier' }).where(eq(missions.id, first));
+    expect((await marks(lot.missionIds)).map((row) => row.standingCheck)).toEqual([false, false, false]);
+    // The record's date cleared in the database (the API cancels at once; the mark is for any writer).
+    await ctx.db.update(technicianMissionData).set({ plannedVisitDate: null }).where(eq(technicianMissionData.missionId, second));
+    // A device moved out of the lot.
+    await ctx.db.update(missions).set({ batchId: null }).where(eq(missions.id, third));
+    expect((await marks(lot.missionIds)).map((row) => row.standingCheck)).toEqual([false, true, true]);
+    // The recruit no longer one: every invitation of the lot still in it.
+    await ctx.db.update(applications).set({ status: 'Refusé' }).where(eq(applications.id, lot.applicationId));
+    expect((await marks(lot.missionIds)).map((row) => row.standingCheck)).toEqual([true, true, true]);
+    // The minute's sweep cancels the three, and clears their marks.
+    expect(await sweepStaleInvitations(ctx.db, ctx.app.config)).toBe(3);
+    expect(await marks(lot.missionIds)).toEqual(lot.missionIds.map((missionId) => ({ missionId, standingCheck: false, invitedAt: null })));
+  });
+
+  it('the minute’s sweep cancels only the marked invitations whose visit no longer stands, and clears every mark it reads', async () => {
+    const { lot, mails } = await invitedLot(2);
+    const events = await Promise.all(mails.map(async (to) => (await calendarOf((await lastEmailTo(to)).id)).calendar.events[0]!));
+    const before = await Promise.all(mails.map(async (to) => (await emailsTo(to)).length));
+    // The first device leaves the lot (marked, no longer standing); the second is marked while its visit stands.
+    await ctx.db.update(missions).set({ batchId: null }).where(eq(missions.id, lot.missionIds[0]!));
+    await ctx.db.update(visitAppointments).set({ standingCheck: true }).where(eq(visitAppointments.missionId, lot.missionIds[1]!));
+    expect(await sweepStaleInvitations(ctx.db, ctx.app.config)).toBe(1);
+    await expectCancel(mails[0]!, events[0]!.uid, events[0]!.sequence);
+    expect((await emailsTo(mails[1]!)).length).toBe(before[1]);
+    const [cancelled, standing] = await marks(lot.missionIds);
+    expect(cancelled).toMatchObject({ standingCheck: false, invitedAt: null });
+    expect(standing!.standingCheck).toBe(false);
+    expect(standing!.invitedAt).not.toBeNull();
+    expect(await sweepStaleInvitations(ctx.db, ctx.app.config)).toBe(0);
+  });
+
+  it('the hour’s sweep cancels a stale invitation no write marked', async () => {
+    const { lot, mails } = await invitedLot(1);
+    const event = (await calendarOf((await lastEmailTo(mails[0]!)).id)).calendar.events[0]!;
+    await ctx.db.update(missions).set({ batchId: null }).where(eq(missions.id, lot.missionIds[0]!));
+    // As after a write no trigger sees: the visit no longer stands, and nothing is marked.
+    await ctx.db.update(visitAppointments).set({ standingCheck: false }).where(eq(visitAppointments.missionId, lot.missionIds[0]!));
+    expect(await sweepStaleInvitations(ctx.db, ctx.app.config)).toBe(0);
+    expect(await sweepStaleInvitations(ctx.db, ctx.app.config, { everything: true })).toBe(1);
+    await expectCancel(mails[0]!, event.uid, event.sequence);
+  });
+
   it('the admin’s forced finish cancels at once', async () => {
     const { lot, mails } = await invitedLot(1);
     const event = (await calendarOf((await lastEmailTo(mails[0]!)).id)).calendar.events[0]!;
