@@ -312,14 +312,21 @@ export async function cancelStaleInvitations(
 ): Promise<number> {
   const stale = await repo.findStaleInvitations(tx, { fromDay: parisDay(now), limit, ...(technicianId ? { technicianId } : {}) });
   let cancelled = 0;
-  for (const { id } of stale) {
-    const appointment = await repo.lockAppointmentById(tx, id);
-    if (!appointment?.invitedAt) continue;
-    if (await repo.isVisitStanding(tx, { missionId: appointment.missionId, technicianId: appointment.technicianId })) continue;
-    await cancelInvitation(tx, config, appointment, now);
-    cancelled += 1;
-  }
+  for (const { id } of stale) if (await cancelIfStale(tx, config, id, now)) cancelled += 1;
   return cancelled;
+}
+
+/**
+ * Cancels the invitation `id` if it is still out, for a visit not yet past that no longer stands; true when it did.
+ * Checked under the row's lock, in a statement that sees every write committed before it: a write that ends the visit
+ * afterwards waits for the caller's transaction (and marks the invitation again, migration 0045).
+ */
+async function cancelIfStale(tx: DbOrTx, config: MailConfig, id: string, now: Date): Promise<boolean> {
+  const appointment = await repo.lockAppointmentById(tx, id);
+  if (!appointment?.invitedAt || appointment.invitedDate === null || appointment.invitedDate < parisDay(now)) return false;
+  if (await repo.isVisitStanding(tx, { missionId: appointment.missionId, technicianId: appointment.technicianId })) return false;
+  await cancelInvitation(tx, config, appointment, now);
+  return true;
 }
 
 /**
@@ -333,23 +340,14 @@ export async function sweepStaleInvitations(
   config: MailConfig,
   { now = new Date(), everything = false }: { now?: Date; everything?: boolean } = {},
 ): Promise<number> {
-  const fromDay = parisDay(now);
-  const found = everything ? await repo.findStaleInvitations(db, { fromDay, limit: 500 }) : await repo.findInvitationsToCheck(db, { limit: 500 });
+  const found = everything ? await repo.findStaleInvitations(db, { fromDay: parisDay(now), limit: 500 }) : await repo.findInvitationsToCheck(db, { limit: 500 });
   let cancelled = 0;
   for (const { id } of found) {
     cancelled += await db.transaction(async (tx) => {
-      const appointment = await repo.lockAppointmentById(tx, id);
-      if (!appointment) return 0;
-      // Checked under the row's lock, in a statement that sees every write committed before it: a write that marks
-      // this invitation after it waits for this transaction, and marks it again.
-      const stale =
-        appointment.invitedAt !== null &&
-        appointment.invitedDate !== null &&
-        appointment.invitedDate >= fromDay &&
-        !(await repo.isVisitStanding(tx, { missionId: appointment.missionId, technicianId: appointment.technicianId }));
-      if (stale) await cancelInvitation(tx, config, appointment, now);
-      else await repo.clearStandingCheck(tx, id);
-      return stale ? 1 : 0;
+      if (await cancelIfStale(tx, config, id, now)) return 1;
+      // Checked and standing (or past, or already cancelled): the mark goes, under the same lock.
+      await repo.clearStandingCheck(tx, id);
+      return 0;
     });
   }
   return cancelled;
