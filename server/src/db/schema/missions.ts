@@ -207,6 +207,8 @@ export const missions = pgTable(
     index('missions_department_idx').on(t.department),
     index('missions_device_idx').on(t.deviceId),
     index('missions_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // The missions each start tries to place (backfillPositions): without it, every instance's start read the table.
+    index('missions_unplaced_idx').on(t.id).where(sql`approx_latitude is null`),
     // The admin map's viewport query: the known position, else the approximate one.
     index('missions_position_idx').using(
       'gist',

@@ -1,0 +1,1 @@
+CREATE INDEX "missions_unplaced_idx" ON "missions" USING btree ("id") WHERE approx_latitude is null;
