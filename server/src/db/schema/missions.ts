@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  json,
   pgTable,
   text,
   timestamp,
@@ -73,6 +74,12 @@ export const missionBatches = pgTable(
      * search of lots reaches them (decision 055).
      */
     missionsSearchText: text().notNull().default(''),
+    /**
+     * The lot's missions as the « Terminés » sub-tab answers them (completedBatchSchema's `missions`, by title), kept by
+     * the same triggers (migration 0048, decision 065): a page of completed lots reads twenty values instead of their
+     * missions. `json`, so that the page's statement writes it into the answer as it is.
+     */
+    missionsJson: json().notNull().default(sql`'[]'::json`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** The admin's search of lots, on the lot's own fields: its title and description (decision 055). */

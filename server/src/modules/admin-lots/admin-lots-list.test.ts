@@ -128,6 +128,65 @@ describe('GET /api/mission-batches: the page built by PostgreSQL (decisions 031,
     const after = await admin({ method: 'GET', url: '/api/mission-batches?limit=100' });
     expect(after.json()).toEqual(await Promise.all(order.map((id) => getBatch(ctx.db, id))));
   });
+
+  it('keeps each lot’s missions as « Terminés » answers them through every write of its missions (decision 065)', async () => {
+    /** Each lot's kept missions against the JSON read from its missions, as the page wrote it before 065: the lots that differ. */
+    const stale = async () =>
+      rowsOf<{ title: string }>(
+        await ctx.db.execute(sql`select b.title from mission_batches b where b.missions_json::text is distinct from (
+          select coalesce(json_agg(m order by m.title, m.id), '[]')::text from (select id, title, serial_number as "serialNumber",
+            client_name as "clientName", defibrillator_model as "defibrillatorModel", visit_type as "visitType", location, department, status
+            from missions where batch_id = b.id) m) order by b.title`),
+      ).map((r) => r.title);
+    const lots = await ctx.db
+      .insert(missionBatches)
+      .values([
+        { title: 'Terminé A', status: 'completed', createdAt: new Date('2026-04-02T00:00:00.000Z') },
+        { title: 'Terminé B', status: 'completed', createdAt: new Date('2026-04-01T00:00:00.000Z') },
+      ])
+      .returning({ id: missionBatches.id });
+    const [a, b] = lots.map((l) => l.id);
+    const made = await ctx.db
+      .insert(missions)
+      .values([
+        { title: 'Visite 2', batchId: a!, status: 'completed', serialNumber: 'SN-1' },
+        { title: 'Visite 1', batchId: a!, status: 'cancelled', clientName: 'Mairie' },
+        { title: 'Visite 3', batchId: b!, status: 'completed', location: 'Lyon' },
+      ])
+      .returning({ id: missions.id });
+    const page = async () => {
+      const response = await admin({ method: 'GET', url: '/api/mission-batches/completed?limit=100' });
+      expect(response.statusCode).toBe(200);
+      // This test's two lots (the file's other tests leave theirs).
+      return Object.fromEntries(
+        (response.json() as { title: string; missions: { title: string; status: string; location: string | null }[] }[])
+          .filter((lot) => lot.title.startsWith('Terminé '))
+          .map((lot) => [lot.title, lot.missions.map((m) => `${m.title}/${m.status}/${m.location ?? ''}`)]),
+      );
+    };
+    expect(await page()).toEqual({ 'Terminé A': ['Visite 1/cancelled/', 'Visite 2/completed/'], 'Terminé B': ['Visite 3/completed/Lyon'] });
+
+    // Fields the searched text holds only lowercased, or not at all (the status): a title's case, a status.
+    await ctx.db.update(missions).set({ title: 'VISITE 2' }).where(eq(missions.id, made[0]!.id));
+    await ctx.db.update(missions).set({ status: 'completed' }).where(eq(missions.id, made[1]!.id));
+    // (Their order depends on the database's collation: upper case first in C, not in a language's.)
+    expect((await page())['Terminé A']).toEqual(expect.arrayContaining(['VISITE 2/completed/', 'Visite 1/completed/']));
+    expect(await stale()).toEqual([]);
+    // Moved to the other lot, deleted, added, and every mission of both lots in one statement.
+    await ctx.db.update(missions).set({ batchId: b! }).where(eq(missions.id, made[1]!.id));
+    await ctx.db.delete(missions).where(eq(missions.id, made[2]!.id));
+    await ctx.db.insert(missions).values({ title: 'Visite 4', batchId: a!, status: 'completed', location: 'Bron' });
+    await ctx.db.update(missions).set({ location: sql`coalesce(location, '') || ' (revu)'` }).where(sql`batch_id in (${a!}, ${b!})`);
+    expect(await page()).toEqual({
+      'Terminé A': ['VISITE 2/completed/ (revu)', 'Visite 4/completed/Bron (revu)'],
+      'Terminé B': ['Visite 1/completed/ (revu)'],
+    });
+    expect(await stale()).toEqual([]);
+    // The mission's lot emptied: an empty list.
+    await ctx.db.delete(missions).where(eq(missions.batchId, b!));
+    expect((await page())['Terminé B']).toEqual([]);
+    expect(await stale()).toEqual([]);
+  });
 });
 
 describe('GET /api/mission-batches?search=: the lot and the text it keeps of its missions, each on its trigram index (decisions 054, 055)', () => {

@@ -138,14 +138,10 @@ const batchJsonSql = jsonRowSql(batchFields);
 
 /**
  * A completed lot `b` (completedBatchSchema): the lot as above and its missions by title, as the « Terminés » sub-tab
- * shows them, read on missions_batch_idx in the same statement (decision 050).
+ * shows them: the JSON the lot keeps of them (`missions_json`, kept by the missions' triggers: decision 065; read from
+ * the missions in the same statement until then, decision 050).
  */
-const completedBatchJsonSql = jsonRowSql({
-  ...batchFields,
-  missions: `(select coalesce(json_agg(m order by m.title, m.id), '[]') from (select id, title, serial_number as "serialNumber",
-    client_name as "clientName", defibrillator_model as "defibrillatorModel", visit_type as "visitType", location, department, status
-    from missions where batch_id = b.id) m)`,
-});
+const completedBatchJsonSql = jsonRowSql({ ...batchFields, missions: 'b.missions_json' });
 
 /**
  * A page of lots of one status (the system lot left out), newest first, and its total, the page as JSON text (`item`).
