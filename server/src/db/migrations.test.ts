@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { applications, missionBatches, resourceViews, learningResources, technicianMissionData, missions } from './schema';
@@ -57,5 +58,32 @@ describe(`migrations`, () => {
     await expectRejected(ctx.db.insert(missionBatches).values({ title: 'x', tags: ['a', 'b', 'c'] }));
     await expectRejected(ctx.db.insert(learningResources).values({ title: 'x', description: 'd', url: 'u', duration: 0 }));
     await expectRejected(createTechnician(ctx.db, { departments: ['01', '02', '03', '04'] }));
+  });
+
+  it('leave room on the pages of mission_batches for a lot’s next version: its figures written without touching an index (decision 066)', async () => {
+    // Lots of about 1.8 KB stored, under the size from which PostgreSQL compresses a row (its description is also in its
+    // searched text and its list JSON): full pages hold four, and the next version of most of them no longer fits there.
+    const description = () => Array.from({ length: 20 }, () => crypto.randomBytes(16).toString('hex')).join(' ').slice(0, 420);
+    const lots = await ctx.db
+      .insert(missionBatches)
+      .values(Array.from({ length: 8 }, (_, k) => ({ title: `Lot plein ${k}`, description: description() })))
+      .returning({ id: missionBatches.id });
+    const updates = await ctx.db.transaction(async (tx) => {
+      // This transaction's own counts, before and after: every update stayed on its page (heap-only), so no index got
+      // a new entry.
+      const counts = async () =>
+        (
+          await tx.execute<{ updated: number; hot: number }>(
+            sql`select n_tup_upd::int as updated, n_tup_hot_upd::int as hot from pg_stat_xact_user_tables where relname = 'mission_batches'`,
+          )
+        ).rows[0]!;
+      const before = await counts();
+      for (const lot of lots) {
+        await tx.execute(sql`update mission_batches set defibrillators_done = defibrillators_done + 1 where id = ${lot.id}`);
+      }
+      const after = await counts();
+      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+    });
+    expect(updates).toEqual({ updated: lots.length, hot: lots.length });
   });
 });
