@@ -13,7 +13,8 @@
 -- - a transition table is joined to a table of the database through a lateral subquery (`offset 0`, so that it is not
 --   flattened into a join): an index probe per row, instead of a plan that a first large call could make a hash join
 --   reading the whole table for every later one-row write.
--- Each trigger writes what it wrote before.
+-- Each trigger writes what it wrote before. The missions' trigger of the lots' figures (0017, 0041) is written the same
+-- way by migration 0048, which also has it watch the fields of the lot's missions' JSON.
 
 -- The map's cells (0034, 0044): any mission whose position, lot or status changed.
 create or replace function maillon_map_cells_missions() returns trigger
@@ -74,35 +75,6 @@ begin
   where v.now_active <> v.was_active;
   if ids is not null then
     perform maillon_map_cells_move_lots(ids, ds);
-  end if;
-  return null;
-end
-$$;
---> statement-breakpoint
--- A lot's figures from its missions (0017): the lots, before and after, of every mission whose lot, model, department
--- or searched text changed. The union keeps one version of an unchanged mission and two of a changed one.
-create or replace function maillon_missions_lot_figures() returns trigger
-language plpgsql as $$
-begin
-  if TG_OP = 'INSERT' then
-    perform maillon_refresh_lot_missions(array(select batch_id from new_rows where batch_id is not null));
-  elsif TG_OP = 'DELETE' then
-    perform maillon_refresh_lot_missions(array(select batch_id from old_rows where batch_id is not null));
-  elsif TG_OP = 'UPDATE' then
-    perform maillon_refresh_lot_missions(array(
-      select v.batch_id
-      from (
-        select v.batch_id, count(*) over (partition by v.id) as versions
-        from (
-          select id, batch_id, defibrillator_model, department, search_text from old_rows
-          union
-          select id, batch_id, defibrillator_model, department, search_text from new_rows
-        ) v
-      ) v
-      where v.versions > 1 and v.batch_id is not null));
-  else -- TRUNCATE
-    update mission_batches set mission_count = 0, mission_models = '{}', mission_departments = '{}', missions_search_text = ''
-    where mission_count <> 0 or missions_search_text <> '';
   end if;
   return null;
 end

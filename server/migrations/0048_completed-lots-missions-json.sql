@@ -35,8 +35,9 @@ begin
 end
 $$;
 --> statement-breakpoint
--- The missions' trigger (migration 0047) also for the fields of that JSON the searched text does not hold as they are
--- (it is lowercased) and the status.
+-- The missions' trigger, without a join of old_rows with new_rows (decision 064, as migration 0047 writes the others),
+-- now also for the fields of that JSON that the searched text does not hold as they are (it is lowercased), and the
+-- status.
 create or replace function maillon_missions_lot_figures() returns trigger
 language plpgsql as $$
 begin
