@@ -28,6 +28,8 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'Trouver des missions (page 1)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&limit=20`, check: isArray },
   // Issue 18: nearest first from the technician's address, among every open lot (8 000 at full scale).
   { name: 'Trouver des missions (les plus proches)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&sort=nearest&limit=20`, check: isArray },
+  // The sort « Les plus récents » (the mixed workload's other page of lots): the open lots' index walked most recent first.
+  { name: 'Trouver des missions (les plus récents)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&sort=recent&limit=20`, check: isArray },
   { name: 'Trouver des missions (département 75)', area: 'technicien', path: (s) => `/api/mission-batches/available-for-application?technicianId=${s.technicianId}&department=75&limit=20`, check: isArray },
   // What « Trouver des missions » reads beside its page: the filters' values and the map's markers (decision 036).
   { name: 'Filtres des lots', area: 'technicien', path: () => '/api/mission-batches/available-filters', check: hasKeys('departments', 'tags') },

@@ -4,7 +4,10 @@
  * alternating reads and writes (about 10 % writes: device toggles, visit dates, the lot comment, applications, admin
  * edits) with a short think time between requests, spread over both instances. Reports p50 / p95 / p99 per endpoint,
  * errors, the read cache's hit ratio (from each instance's /metrics) and the disk's flush latency over the same minute
- * (disk-probe.ts: a commit's floor), written to bench/results/mixed.md / .json.
+ * (disk-probe.ts: a commit's floor), written to bench/results/mixed.md / .json. Beside the client's latencies, the
+ * servers' own: per route, the share of requests each instance held over 50 and 100 ms (its duration histogram), and
+ * each event loop's lag; and this client's own lag and CPU, which every latency it measures includes. The applications
+ * the run makes are withdrawn at its end, so that runs repeat the same mix.
  *
  * Options (environment): BENCH_DATABASE_URL (default postgres://…/maillon_bench), MIXED_USERS (100), MIXED_DURATION
  * (60 s, recorded after MIXED_WARMUP, 10 s), MIXED_WRITE_SHARE (0.1), MIXED_THINK_MS (mean think time, 250), READ_CACHE (true; false measures the miss path).
@@ -14,6 +17,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import pg from 'pg';
@@ -53,12 +57,12 @@ interface Action {
   ok?: number[];
 }
 
-const samples = new Map<string, { write: boolean; latencies: number[]; errors: number; statuses: Map<number, number> }>();
+const samples = new Map<string, { write: boolean; example: Action; latencies: number[]; errors: number; statuses: Map<number, number> }>();
 
 function record(action: Action, ms: number, status: number): void {
   if (Date.now() < recordingFrom) return;
   let entry = samples.get(action.name);
-  if (!entry) samples.set(action.name, (entry = { write: action.write, latencies: [], errors: 0, statuses: new Map() }));
+  if (!entry) samples.set(action.name, (entry = { write: action.write, example: action, latencies: [], errors: 0, statuses: new Map() }));
   entry.latencies.push(ms);
   entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1);
   if (!(action.ok ?? [200, 201]).includes(status)) entry.errors += 1;
@@ -174,10 +178,72 @@ async function send(base: string, cookie: string, action: Action, readBody = fal
   return { status, body };
 }
 
-async function cacheCounters(base: string): Promise<{ hits: number; misses: number }> {
+interface ServerCounters {
+  hits: number;
+  misses: number;
+  /** The instance's event-loop lag since the previous scrape (prom-client resets its histogram on each), in ms. */
+  lagP99: number;
+  lagMax: number;
+  /** Its garbage collections so far, all kinds: their time (ms) and how many took over 10 ms (prom-client's buckets). */
+  gcMs: number;
+  gcOver10: Record<string, number>;
+  /** Per method and route pattern: the requests the instance answered, and those that took over 50 and 100 ms. */
+  durations: Map<string, { count: number; over50: number; over100: number }>;
+}
+
+/** The collections over 10 ms between two scrapes, per kind (minor: scavenges of the young generation). */
+function gcPauses(after: Record<string, number>, before: Record<string, number>): string {
+  const kinds = Object.entries(after).map(([kind, n]) => [kind, n - (before[kind] ?? 0)] as const).filter(([, n]) => n > 0);
+  return kinds.length ? kinds.map(([kind, n]) => `${n} (${kind})`).join(', ') : 'aucune';
+}
+
+/** The sum of a metric's series (the first group of `pattern`, a global multiline regex) in a Prometheus text. */
+function sumOf(text: string, pattern: RegExp): number {
+  return [...text.matchAll(pattern)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+async function serverCounters(base: string): Promise<ServerCounters> {
   const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { hits: value('maillon_read_cache_hits_total'), misses: value('maillon_read_cache_misses_total') };
+  // The histogram of observability.ts, summed over status codes: its buckets at 0.05 and 0.1 s tell how many
+  // requests the server itself held longer than that, whatever the client's own delays.
+  const durations = new Map<string, { count: number; le50: number; le100: number }>();
+  for (const match of text.matchAll(/^http_request_duration_seconds_(bucket|count)\{([^}]*)\} ([0-9.e+]+)$/gm)) {
+    const labels = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const key = `${labels.method} ${labels.route}`;
+    const entry = durations.get(key) ?? { count: 0, le50: 0, le100: 0 };
+    const n = Number(match[3]);
+    if (match[1] === 'count') entry.count += n;
+    else if (labels.le === '0.05') entry.le50 += n;
+    else if (labels.le === '0.1') entry.le100 += n;
+    durations.set(key, entry);
+  }
+  return {
+    hits: value('maillon_read_cache_hits_total'),
+    misses: value('maillon_read_cache_misses_total'),
+    lagP99: value('nodejs_eventloop_lag_p99_seconds') * 1000,
+    lagMax: value('nodejs_eventloop_lag_max_seconds') * 1000,
+    gcMs: sumOf(text, /^nodejs_gc_duration_seconds_sum\{[^}]*\} ([0-9.e+-]+)$/gm) * 1000,
+    gcOver10: Object.fromEntries(
+      [...text.matchAll(/^nodejs_gc_duration_seconds_count\{kind="(\w+)"\} ([0-9.e+-]+)$/gm)].map((m) => [
+        m[1]!,
+        Number(m[2]) - sumOf(text, new RegExp(`^nodejs_gc_duration_seconds_bucket\\{le="0\\.01",kind="${m[1]}"\\} ([0-9.e+-]+)$`, 'gm')),
+      ]),
+    ),
+    durations: new Map([...durations].map(([key, d]) => [key, { count: d.count, over50: d.count - d.le50, over100: d.count - d.le100 }])),
+  };
+}
+
+/** The histogram's key (method and route pattern, as observability.ts labels it) that answers an action. */
+function routeKeyOf(action: Pick<Action, 'method' | 'path'>, keys: Iterable<string>): string | null {
+  const pathname = action.path.split('?')[0]!;
+  for (const key of keys) {
+    const [method, pattern] = key.split(' ') as [string, string];
+    if (method !== action.method) continue;
+    const regex = new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}$`);
+    if (regex.test(pathname)) return key;
+  }
+  return null;
 }
 
 /** The disk probe's figures (disk-probe.ts): a commit waits for such a flush, so its tail is every write's floor. */
@@ -222,8 +288,13 @@ async function main(): Promise<void> {
      order by t.id, a.id limit $1`,
     [USERS - 1],
   );
-  await client.end();
-  if (recruited.rows.length < USERS - 1) throw new Error(`only ${recruited.rows.length} recruited technicians in ${databaseUrl}`);
+  if (recruited.rows.length < USERS - 1) {
+    await client.end();
+    throw new Error(`only ${recruited.rows.length} recruited technicians in ${databaseUrl}`);
+  }
+  // The applications the run makes are withdrawn at its end: each run starts from the same lots to apply to (else the
+  // technicians run out of lots on their first page after a few runs, and the mix loses its applications).
+  const created: string[] = [];
 
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-mixed-')), READ_CACHE, METRICS_TOKEN };
   const servers = PORTS.map((port) => startServer(env, port));
@@ -255,13 +326,18 @@ async function main(): Promise<void> {
     }));
     console.log(`Mixte — ${USERS} utilisateurs, ${WARMUP_S} s de chauffe puis ${DURATION_S} s mesurées sur ${bases.length} instances (READ_CACHE=${READ_CACHE})…`);
     const end = Date.now() + (WARMUP_S + DURATION_S) * 1000;
-    let before: { hits: number; misses: number }[] = [];
+    let before: ServerCounters[] = [];
     let loadBefore = 0;
+    // This process's own delays count in every latency it measures: its event loop's lag and its CPU are reported.
+    const clientLag = monitorEventLoopDelay({ resolution: 10 });
+    let clientCpuBefore = process.cpuUsage();
     const warmedUp = (async () => {
       await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
-      before = await Promise.all(bases.map(cacheCounters));
+      before = await Promise.all(bases.map(serverCounters));
       loadBefore = os.loadavg()[0]!;
       recordingFrom = Date.now();
+      clientLag.enable();
+      clientCpuBefore = process.cpuUsage();
       return startDiskProbe(dataDirectory);
     })();
     const think = () => new Promise((r) => setTimeout(r, THINK_MS * 2 * Math.random()));
@@ -273,7 +349,9 @@ async function main(): Promise<void> {
         const base = bases[turn++ % bases.length]!;
         const action = technicianAction(t, lotIds);
         const readsLots = !action.write && action.path.includes('available-for-application');
-        const { status, body } = await send(base, t.cookie, action, readsLots);
+        const applies = action.path === '/api/applications/batch';
+        const { status, body } = await send(base, t.cookie, action, readsLots || applies);
+        if (applies && status === 201) created.push((body as { id: string }).id);
         // A technician applies to the lots of the page they read that the screen lets them apply to (not applied to
         // yet, no technician selected): the measured applications are inserts, not refusals.
         if (readsLots && Array.isArray(body)) {
@@ -281,7 +359,7 @@ async function main(): Promise<void> {
             .filter((lot) => !lot.hasApplied && !lot.isAssigned)
             .map((lot) => lot.id);
         }
-        if (action.path === '/api/applications/batch' && status === 201) {
+        if (applies && status === 201) {
           const applied = (action.body as { batchId: string }).batchId;
           lotIds = lotIds.filter((id) => id !== applied);
         }
@@ -296,9 +374,16 @@ async function main(): Promise<void> {
       }
     };
     await Promise.all([...technicians.map(technicianLoop), adminLoop(), warmedUp]);
+    clientLag.disable();
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const client = {
+      lagP99: clientLag.percentile(99) / 1e6,
+      lagMax: clientLag.max / 1e6,
+      cpuShare: (clientCpu.user + clientCpu.system) / 1e3 / ((Date.now() - recordingFrom) || 1),
+    };
     const loadAfter = os.loadavg()[0]!;
     const disk = diskFigures(await (await warmedUp).stop());
-    const after = await Promise.all(bases.map(cacheCounters));
+    const after = await Promise.all(bases.map(serverCounters));
     const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
     const misses = after.reduce((sum, c, i) => sum + c.misses - before[i]!.misses, 0);
 
@@ -323,6 +408,23 @@ async function main(): Promise<void> {
     const errors = rows.reduce((sum, r) => sum + r.errors, 0);
     const hitRatio = hits + misses ? hits / (hits + misses) : 0;
     const fmt = (n: number) => n.toFixed(1);
+    // Per route, over both instances: the requests answered during the measured minute and those held over 50 / 100 ms.
+    const routeKeys = new Set(after.flatMap((c) => [...c.durations.keys()]));
+    const byRoute = new Map<string, { names: string[]; count: number; over50: number; over100: number }>();
+    for (const [name, s] of samples) {
+      const key = routeKeyOf(s.example, routeKeys);
+      if (!key) continue;
+      const entry = byRoute.get(key);
+      if (entry) {
+        entry.names.push(name);
+        continue;
+      }
+      const delta = (field: 'count' | 'over50' | 'over100') =>
+        after.reduce((sum, c, i) => sum + (c.durations.get(key)?.[field] ?? 0) - (before[i]!.durations.get(key)?.[field] ?? 0), 0);
+      byRoute.set(key, { names: [name], count: delta('count'), over50: delta('over50'), over100: delta('over100') });
+    }
+    const serverRows = [...byRoute].map(([route, s]) => ({ route, ...s })).sort((a, b) => b.over100 / (b.count || 1) - a.over100 / (a.count || 1) || a.route.localeCompare(b.route));
+    const share = (n: number, of: number) => `${n} (${fmt((100 * n) / Math.max(1, of))} %)`;
     const markdown = [
       `## Charge mixte du ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${os.cpus().length} cœurs, Node ${process.version})`,
       '',
@@ -340,6 +442,17 @@ async function main(): Promise<void> {
           `| ${r.name} | ${r.requests} | ${fmt(r.perSecond)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.errors} | ` +
           `${Object.entries(r.statuses).map(([status, n]) => `${status}×${n}`).join(' ')} |`,
       ),
+      '',
+      `Côté serveurs (l'histogramme des durées des deux instances, sans les délais du client) : par route, les requêtes ` +
+        `répondues pendant la mesure et celles gardées plus de 50 et de 100 ms ; une part au-delà de 100 ms sous 1 % met ` +
+        `le p99 du serveur sous 100 ms. Retard de la boucle d'événements de chaque instance : ` +
+        `${after.map((c) => `p99 ${fmt(c.lagP99)} ms, max ${fmt(c.lagMax)} ms`).join(' ; ')} ; leurs ramasse-miettes pendant la mesure : ` +
+        `${after.map((c, i) => `${Math.round(c.gcMs - before[i]!.gcMs)} ms, pauses de plus de 10 ms : ${gcPauses(c.gcOver10, before[i]!.gcOver10)}`).join(' ; ')}. Le client (ce processus Node, sur la même machine) : retard de sa boucle ` +
+        `d'événements p99 ${fmt(client.lagP99)} ms, max ${fmt(client.lagMax)} ms, ${fmt(100 * client.cpuShare)} % d'un cœur.`,
+      '',
+      '| route | endpoints | requêtes | > 50 ms | > 100 ms |',
+      '| --- | --- | ---: | ---: | ---: |',
+      ...serverRows.map((r) => `| ${r.route} | ${r.names.join(', ')} | ${r.count} | ${share(r.over50, r.count)} | ${share(r.over100, r.count)} |`),
     ].join('\n');
     console.log(`\n${markdown}\n`);
     if (process.env.MIXED_WRITE_RESULTS !== 'false') {
@@ -347,12 +460,14 @@ async function main(): Promise<void> {
       fs.writeFileSync(path.join(resultsDir, 'mixed.md'), `${markdown}\n`);
       fs.writeFileSync(
         path.join(resultsDir, 'mixed.json'),
-        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, loadBefore, loadAfter, hits, misses, disk, rows }, null, 2),
+        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, loadBefore, loadAfter, hits, misses, disk, client, rows, serverRows }, null, 2),
       );
     }
   } finally {
     agent.destroy();
     for (const server of servers) server.kill('SIGTERM');
+    if (created.length) await client.query('delete from applications where id = any($1::uuid[])', [created]);
+    await client.end();
   }
 }
 

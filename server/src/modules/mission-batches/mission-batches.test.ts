@@ -118,6 +118,11 @@ describe('GET /api/mission-batches/available-for-application', () => {
     const past = await as(ctx.app, cookieA)({ method: 'GET', url: `${url}?limit=2&offset=10` });
     expect(past.json()).toEqual([]);
     expect(past.headers['x-total-count']).toBe('3');
+    // The limit is written in the statement's text (a literal, for a generic plan): each page size has its own.
+    const wider = await as(ctx.app, cookieA)({ method: 'GET', url: `${url}?limit=3` });
+    expect(wider.json().map((l: Lot) => l.id)).toEqual(all);
+    const narrower = await as(ctx.app, cookieA)({ method: 'GET', url: `${url}?limit=1&offset=1` });
+    expect(narrower.json().map((l: Lot) => l.id)).toEqual([all[1]]);
   });
 
   it('access: 401 anonymous, 404 for another technician id, admin allowed', async () => {
