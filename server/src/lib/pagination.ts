@@ -181,3 +181,13 @@ export function pageSql(limit: number, offset: number): SQL {
   return offset > 0 ? sql`${literal} offset ${offset}` : literal;
 }
 
+/**
+ * pageSql's LIMIT for Drizzle's query builder: `.limit(literalLimit(n))`. Drizzle writes an SQL chunk given to `limit`
+ * as it is, and `.offset(0)` writes no OFFSET, so a first page has its limit in the text and no parameter for either.
+ * As parameters, the admin's lists (audit log, transfers, payout candidates, a resource's readers, every
+ * application) were planned on every call (decision 067). The limit is a validated page size.
+ */
+export function literalLimit(limit: number): number {
+  return sql.raw(String(Math.trunc(limit))) as unknown as number;
+}
+

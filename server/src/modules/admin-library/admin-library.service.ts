@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { learningResources, resourceViews, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { likePattern } from '../../lib/pagination';
+import { likePattern, literalLimit } from '../../lib/pagination';
 import { readersByResource } from '../../lib/row-counts';
 import { syncFormation } from '../lifecycle/lifecycle.service';
 
@@ -119,7 +119,7 @@ export async function listResourceReaders(
       .innerJoin(technicians, eq(technicians.id, resourceViews.technicianId))
       .where(where)
       .orderBy(desc(resourceViews.viewedAt), asc(technicians.id))
-      .limit(limit)
+      .limit(literalLimit(limit))
       .offset(offset),
     db
       .select({ n: count() })

@@ -5,7 +5,7 @@ import type { Application, ApplicationPillCounts, TreatedDevice } from '@maillon
 import type { Db, Tx } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { eurosSql, jsonRowSql, PART_SEPARATOR, pageTotal, windowTotal } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, literalLimit, PART_SEPARATOR, pageTotal, windowTotal } from '../../lib/pagination';
 import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
 import { RECRUITED } from '../lifecycle/lifecycle.service';
 import { sortedModels } from '../mission-batches/mission-batches.service';
@@ -221,10 +221,13 @@ export interface ApplicationsPage {
  * logged (spec §2).
  */
 export async function listApplications(db: Db, filter: ApplicationsFilter, log: Pick<FastifyBaseLogger, 'warn'>): Promise<ApplicationsPage> {
-  const shape = `applications:${filter.technicianId ? 't' : ''}${filter.batchId ? 'b' : ''}${filter.status ? 's' : ''}`;
   // Every application, or those of some statuses (the admin's list): the total is kept by status (row_counts,
-  // decision 040), so the page walks applications_applied_idx and stops at its rows instead of counting them all.
+  // decision 040), so the page walks applications_applied_idx and stops at its rows instead of counting them all. Its
+  // limit is in the text and its offset only past the first page: as parameters, PostgreSQL planned it on every call
+  // (decision 067). A technician's or a lot's applications are few, and keep their generic plan with both parameters.
   const everyTechnician = !filter.technicianId && !filter.batchId;
+  const pageShape = everyTechnician ? `_${Math.trunc(filter.limit)}${filter.offset > 0 ? 'o' : ''}` : '';
+  const shape = `applications:${filter.technicianId ? 't' : ''}${filter.batchId ? 'b' : ''}${filter.status ? 's' : ''}${pageShape}`;
   const page = preparedQuery(db, shape, () => {
     const conditions: SQL[] = [];
     if (filter.technicianId) conditions.push(eq(applications.technicianId, sql.placeholder('technicianId')));
@@ -250,8 +253,8 @@ export async function listApplications(db: Db, filter: ApplicationsFilter, log: 
       .leftJoin(missionBatches, lotJoin)
       .where(conditions.length > 0 ? and(...conditions) : undefined)
       .orderBy(desc(applications.appliedAt), desc(applications.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
+      .limit(everyTechnician ? literalLimit(filter.limit) : sql.placeholder('limit'))
+      .offset(everyTechnician && filter.offset === 0 ? 0 : sql.placeholder('offset'))
       .prepare(`maillon_${shape.replace(':', '_')}`);
   });
   const rows = await page.execute({

@@ -284,6 +284,10 @@ describe('GET /api/applications', () => {
     expect(all.json()[0].lot.title).toBe('Lot récent');
     const ordered = (await admin({ method: 'GET', url: '/api/applications?limit=100' })).json() as { appliedAt: string }[];
     expect(ordered.map((x) => x.appliedAt)).toEqual([...ordered.map((x) => x.appliedAt)].sort().reverse());
+    // The limit is written in the statement's text (decision 067): each page size is its own statement.
+    expect(ordered).toHaveLength(Math.min(100, await counted()));
+    const second = (await admin({ method: 'GET', url: '/api/applications?limit=1&offset=1' })).json() as { appliedAt: string }[];
+    expect(second.map((x) => x.appliedAt)).toEqual([ordered[1]!.appliedAt]);
     // A pill counts its statuses; one status alone; past the last page the same totals.
     for (const [filter, statuses] of [['Refusé', ['Refusé', 'Annulé']], ['En attente', ['En attente', 'pending']], ['Annulé', ['Annulé']], ['Terminé', ['Terminé']]] as const) {
       const page = await admin({ method: 'GET', url: `/api/applications?status=${encodeURIComponent(filter)}&limit=1` });

@@ -4,7 +4,7 @@ import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { eurosSql, jsonRowSql, jsonRowText, pageSql, pageText, pageTotal, searchPageText, whereAll, windowTotal, type SearchPageText } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, jsonRowText, literalLimit, pageSql, pageText, pageTotal, searchPageText, whereAll, windowTotal, type SearchPageText } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 
@@ -458,7 +458,7 @@ export async function listAdminTransfers(
       .leftJoin(invoices, eq(invoices.id, transfers.invoiceId))
       .where(where)
       .orderBy(desc(transfers.createdAt), desc(transfers.id))
-      .limit(page.limit)
+      .limit(literalLimit(page.limit))
       .offset(page.offset),
     // Filtered by status alone (or not at all), the total is the count the database keeps (decision 027).
     filters.technicianId || filters.invoiceId

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { invoices, payoutBatchLines, payoutBatches, technicians, transfers } from '../../db/schema';
-import { pageTotal, windowTotal } from '../../lib/pagination';
+import { literalLimit, pageTotal, windowTotal } from '../../lib/pagination';
 import { statusCountSql } from '../../lib/row-counts';
 
 /** Drizzle queries of the payout batches only; rules live in payout-batches.service.ts. */
@@ -43,7 +43,7 @@ export async function listCandidates(tx: DbOrTx, page: { limit: number; offset: 
     .from(transfers)
     .where(and(eq(transfers.status, 'Enregistré'), sql`not ${heldByBatch}`))
     .orderBy(asc(transfers.createdAt), asc(transfers.id))
-    .limit(page.limit)
+    .limit(literalLimit(page.limit))
     .offset(page.offset)
     .as('waiting');
   const rows = await tx

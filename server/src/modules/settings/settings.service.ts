@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { auditLog, emailAttachments, emailOutbox, jobs, storedFiles, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { literalLimit } from '../../lib/pagination';
 import type { ObjectStorage } from '../../lib/storage/object-storage';
 
 function databaseKind(db: Db): 'pglite' | 'postgres' {
@@ -144,7 +145,7 @@ export async function listAuditEntries(
       .from(auditLog)
       .leftJoin(users, eq(users.id, auditLog.actorUserId))
       .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-      .limit(limit)
+      .limit(literalLimit(limit))
       .offset(offset),
     db.select({ n: count() }).from(auditLog),
   ]);
