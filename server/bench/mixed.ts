@@ -351,7 +351,6 @@ async function main(): Promise<void> {
         const readsLots = !action.write && action.path.includes('available-for-application');
         const applies = action.path === '/api/applications/batch';
         const { status, body } = await send(base, t.cookie, action, readsLots || applies);
-        if (applies && status === 201) created.push((body as { id: string }).id);
         // A technician applies to the lots of the page they read that the screen lets them apply to (not applied to
         // yet, no technician selected): the measured applications are inserts, not refusals.
         if (readsLots && Array.isArray(body)) {
@@ -360,6 +359,7 @@ async function main(): Promise<void> {
             .map((lot) => lot.id);
         }
         if (applies && status === 201) {
+          created.push((body as { id: string }).id);
           const applied = (action.body as { batchId: string }).batchId;
           lotIds = lotIds.filter((id) => id !== applied);
         }

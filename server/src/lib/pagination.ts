@@ -174,11 +174,17 @@ export async function pageTotal(rows: readonly { total: number }[], offset: numb
 /**
  * LIMIT written as a literal: with a parameter the planner prices a generic plan for 10 % of the rows, so a prepared
  * statement would stay on custom plans and be planned on every call. The limit is a validated page size (at most
- * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page.
+ * PAGE_SIZE_MAX statement texts); the offset stays a parameter, absent on the first page. A statement rendered once per
+ * shape (db/prepared-queries.ts) passes its placeholder as `offsetParam`, and names the page in its shape (pageShape).
  */
-export function pageSql(limit: number, offset: number): SQL {
+export function pageSql(limit: number, offset: number, offsetParam: unknown = offset): SQL {
   const literal = sql.raw(`limit ${Math.trunc(limit)}`);
-  return offset > 0 ? sql`${literal} offset ${offset}` : literal;
+  return offset > 0 ? sql`${literal} offset ${offsetParam}` : literal;
+}
+
+/** What a page changes in a statement's text (pageSql, literalLimit): its size, and whether it has an offset. */
+export function pageShape(page: { limit: number; offset: number }): string {
+  return `${Math.trunc(page.limit)}${page.offset > 0 ? 'o' : ''}`;
 }
 
 /**

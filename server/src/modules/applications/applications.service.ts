@@ -5,7 +5,7 @@ import type { Application, ApplicationPillCounts, TreatedDevice } from '@maillon
 import type { Db, Tx } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { eurosSql, jsonRowSql, literalLimit, PART_SEPARATOR, pageTotal, windowTotal } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, literalLimit, PART_SEPARATOR, pageShape, pageTotal, windowTotal } from '../../lib/pagination';
 import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
 import { RECRUITED } from '../lifecycle/lifecycle.service';
 import { sortedModels } from '../mission-batches/mission-batches.service';
@@ -226,8 +226,7 @@ export async function listApplications(db: Db, filter: ApplicationsFilter, log: 
   // limit is in the text and its offset only past the first page: as parameters, PostgreSQL planned it on every call
   // (decision 067). A technician's or a lot's applications are few, and keep their generic plan with both parameters.
   const everyTechnician = !filter.technicianId && !filter.batchId;
-  const pageShape = everyTechnician ? `_${Math.trunc(filter.limit)}${filter.offset > 0 ? 'o' : ''}` : '';
-  const shape = `applications:${filter.technicianId ? 't' : ''}${filter.batchId ? 'b' : ''}${filter.status ? 's' : ''}${pageShape}`;
+  const shape = `applications:${filter.technicianId ? 't' : ''}${filter.batchId ? 'b' : ''}${filter.status ? 's' : ''}${everyTechnician ? `_${pageShape(filter)}` : ''}`;
   const page = preparedQuery(db, shape, () => {
     const conditions: SQL[] = [];
     if (filter.technicianId) conditions.push(eq(applications.technicianId, sql.placeholder('technicianId')));

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { jsonRowSql, likePattern, windowTotal } from '../../lib/pagination';
+import { jsonRowSql, likePattern, pageShape, windowTotal } from '../../lib/pagination';
 import type { DbOrTx } from '../../db/client';
 import { preparedQuery } from '../../db/prepared-queries';
 import { applications, comments, missionBatches, missions, technicianMissionData, technicians, visitAppointments } from '../../db/schema';
@@ -178,7 +178,7 @@ export async function listRecruitedMissions(db: DbOrTx, filters: RecruitedMissio
   // Built once per combination of filters and page size (db/prepared-queries.ts): the values are placeholders, the
   // limit a literal and the offset there only past the first page, so PostgreSQL keeps a generic plan (decision 031).
   const paged = filters.offset > 0;
-  const shape = `recruited-missions:${filters.batchId ? 'b' : ''}${filters.status ? 's' : ''}${filters.search ? 'q' : ''}${paged ? 'o' : ''}:${Math.trunc(filters.limit)}`;
+  const shape = `recruited-missions:${filters.batchId ? 'b' : ''}${filters.status ? 's' : ''}${filters.search ? 'q' : ''}:${pageShape(filters)}`;
   const query = preparedQuery(db, shape, () =>
     db
       .select({ ...lotMissionColumns, batchId: missionBatches.id, batchTitle: missionBatches.title, applicationId: applications.id, total: windowTotal() })
