@@ -77,6 +77,11 @@ export async function readersByResource(db: DbOrTx): Promise<Record<string, numb
   return Object.fromEntries(result.rows.map((row) => [row.key, Number(row.n)]));
 }
 
+/** The readers of one learning resource, from the kept counts (0 when nobody opened it). */
+export function countReadersOfResource(db: DbOrTx, resourceId: string): Promise<number> {
+  return sumCounts(db, sql`table_name = 'resource_views' and key = ${resourceId}`);
+}
+
 /** The keys of every row of a counted table (a condition on row_counts). */
 export function allRowsKeysSql(table: (typeof COUNTED_TABLES)[number]): SQL {
   return sql`table_name = ${table}`;

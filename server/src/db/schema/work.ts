@@ -195,6 +195,8 @@ export const resourceViews = pgTable(
   (t) => [
     unique('resource_views_unique').on(t.resourceId, t.technicianId),
     index('resource_views_technician_idx').on(t.technicianId),
+    // A module's readers, most recent first (admin library): the page is the index's first entries, not a sort of them all.
+    index('resource_views_resource_recent_idx').on(t.resourceId, t.viewedAt.desc().nullsFirst(), t.technicianId),
   ],
 );
 

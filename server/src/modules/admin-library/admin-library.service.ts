@@ -6,7 +6,7 @@ import { learningResources, resourceViews, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { likePattern, literalLimit } from '../../lib/pagination';
-import { readersByResource } from '../../lib/row-counts';
+import { countReadersOfResource, readersByResource } from '../../lib/row-counts';
 import { syncFormation } from '../lifecycle/lifecycle.service';
 
 type ResourceRow = typeof learningResources.$inferSelect;
@@ -106,7 +106,8 @@ export async function listResourceReaders(
         )
       : undefined,
   );
-  const [rows, [total]] = await Promise.all([
+  // The page comes from resource_views_resource_recent_idx; its total from the kept counts without a search.
+  const [rows, total] = await Promise.all([
     db
       .select({
         technicianId: technicians.id,
@@ -118,16 +119,19 @@ export async function listResourceReaders(
       .from(resourceViews)
       .innerJoin(technicians, eq(technicians.id, resourceViews.technicianId))
       .where(where)
-      .orderBy(desc(resourceViews.viewedAt), asc(technicians.id))
+      .orderBy(desc(resourceViews.viewedAt), asc(resourceViews.technicianId))
       .limit(literalLimit(limit))
       .offset(offset),
-    db
-      .select({ n: count() })
-      .from(resourceViews)
-      .innerJoin(technicians, eq(technicians.id, resourceViews.technicianId))
-      .where(where),
+    pattern
+      ? db
+          .select({ n: count() })
+          .from(resourceViews)
+          .innerJoin(technicians, eq(technicians.id, resourceViews.technicianId))
+          .where(where)
+          .then(([row]) => Number(row?.n ?? 0))
+      : countReadersOfResource(db, id),
   ]);
-  return { items: rows.map((r) => ({ ...r, viewedAt: r.viewedAt.toISOString() })), total: Number(total?.n ?? 0) };
+  return { items: rows.map((r) => ({ ...r, viewedAt: r.viewedAt.toISOString() })), total };
 }
 
 /** Number of readers of each module, for the library cards. */

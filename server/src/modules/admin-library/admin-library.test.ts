@@ -178,6 +178,31 @@ describe('GET /api/learning-resources/:id/readers and /reader-counts', () => {
   });
 });
 
+describe('GET /api/learning-resources/:id/readers, pages', () => {
+  it('pages the readers most recent first, ties by technician, with the total of the whole list or of the search', async () => {
+    const [resource] = await ctx.db.insert(learningResources).values({ title: 'Pages', description: 'd', url: 'https://p.test' }).returning();
+    const readers: (typeof reader)[] = [];
+    for (let i = 0; i < 5; i += 1) readers.push((await createTechnician(ctx.db, { lastName: i < 2 ? 'Pagier' : `Lecteur${i}` })).technician);
+    const tie = new Date('2026-11-20T10:00:00Z');
+    const viewedAt = [new Date('2026-11-21T09:00:00Z'), tie, tie, tie, new Date('2026-11-19T08:00:00Z')];
+    await ctx.db.insert(resourceViews).values(readers.map((r, i) => ({ resourceId: resource!.id, technicianId: r.id, viewedAt: viewedAt[i]! })));
+    const tied = readers.slice(1, 4).map((r) => r.id).sort();
+    const expected = [readers[0]!.id, ...tied, readers[4]!.id];
+    const get = (query: string) => as(ctx.app, adminCookie)({ method: 'GET', url: `/api/learning-resources/${resource!.id}/readers?${query}` });
+    const pages = [await get('limit=2'), await get('limit=2&offset=2'), await get('limit=2&offset=4')];
+    expect(pages.map((page) => page.json().map((r: { technicianId: string }) => r.technicianId)).flat()).toEqual(expected);
+    expect(pages.map((page) => page.headers['x-total-count'])).toEqual(['5', '5', '5']);
+    expect((await get('limit=2&offset=10')).headers['x-total-count']).toBe('5');
+    const searched = await get('search=pagier&limit=1');
+    expect(searched.json()).toHaveLength(1);
+    expect(searched.headers['x-total-count']).toBe('2');
+    await ctx.db.delete(technicians).where(eq(technicians.id, readers[2]!.id));
+    const after = await get('limit=10');
+    expect(after.json().map((r: { technicianId: string }) => r.technicianId)).toEqual(expected.filter((id) => id !== readers[2]!.id));
+    expect(after.headers['x-total-count']).toBe('4');
+  });
+});
+
 describe('access', () => {
   it('admin only: 401 anonymous, 403 technician, nothing written; the list stays readable by technicians', async () => {
     const before = await countRows(ctx.db, 'learning_resources');

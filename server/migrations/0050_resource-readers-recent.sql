@@ -1,0 +1,1 @@
+CREATE INDEX "resource_views_resource_recent_idx" ON "resource_views" USING btree ("resource_id","viewed_at" DESC NULLS FIRST,"technician_id");
