@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { jsonRowSql, likePattern, pageShape, windowTotal } from '../../lib/pagination';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { jsonRowSql, jsonRowText, likePattern, literalLimit, pageShape, windowTotal } from '../../lib/pagination';
 import type { DbOrTx } from '../../db/client';
-import { preparedQuery } from '../../db/prepared-queries';
-import { applications, comments, missionBatches, missions, technicianMissionData, technicians, visitAppointments } from '../../db/schema';
+import { preparedQuery, preparedSql } from '../../db/prepared-queries';
+import { applications, comments, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 import { cancellationBlockedSql } from '../lifecycle/lifecycle.service';
 
 /** Drizzle queries of the field-work module, explicit columns only. */
@@ -139,25 +139,93 @@ export async function listLotMissionsWithProgress(db: DbOrTx, { batchId, technic
 }
 export type LotMissionRow = Awaited<ReturnType<typeof listLotMissionsWithProgress>>[number];
 
+/** A visit's slot as the answers write it (slotOf): its day, and its window's hours only when it has a window. */
+const slotJsonText = (prefix: 'a.invited' | 'a.proposed') =>
+  jsonRowText({
+    date: `${prefix}_date`,
+    window: `${prefix}_window`,
+    startTime: `case when ${prefix}_window is not null then ${prefix}_start_time end`,
+    endTime: `case when ${prefix}_window is not null then ${prefix}_end_time end`,
+  });
+
 /**
- * listLotMissionsWithProgress with each device's appointment (the site's side of the visit, visit_appointments_visit_unique),
- * for the field-work screen: one statement instead of two.
+ * A device of the field-work screen as JSON (WorkMission), written by PostgreSQL as the service's toWorkMission,
+ * toProgress and the appointments' toAppointmentDto write it in Node for the technician's list of devices: `m` the
+ * device, `d` this technician's progress, `a` its appointment and `p.technician_id` the technician (decision 068).
  */
-export async function listLotWorkMissions(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
-  const query = preparedQuery(db, 'lot-work-missions', () =>
-    db
-      .select({ ...lotMissionColumns, appointment: getTableColumns(visitAppointments) })
-      .from(missions)
-      .leftJoin(
-        technicianMissionData,
-        and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, sql.placeholder('technicianId'))),
-      )
-      .leftJoin(visitAppointments, and(eq(visitAppointments.missionId, missions.id), eq(visitAppointments.technicianId, sql.placeholder('technicianId'))))
-      .where(eq(missions.batchId, sql.placeholder('batchId')))
-      .orderBy(...routeOrder)
-      .prepare('maillon_lot_work_missions'),
+const workMissionJsonText = jsonRowText({
+  id: 'm.id',
+  title: 'm.title',
+  defibrillatorModel: 'm.defibrillator_model',
+  serialNumber: 'm.serial_number',
+  clientName: 'm.client_name',
+  telSite: 'm.tel_site',
+  hasEmailSite: 'coalesce(length(trim(m.email_site)) > 0, false)',
+  observations: 'm.observations',
+  location: 'm.location',
+  postalCode: 'm.postal_code',
+  city: 'm.city',
+  department: 'm.department',
+  latitude: 'm.latitude',
+  longitude: 'm.longitude',
+  completionLink: 'm.completion_link',
+  progress: jsonRowText({
+    missionId: 'm.id',
+    technicianId: 'p.technician_id',
+    plannedVisitDate: 'maillon_json_time(d.planned_visit_date)',
+    visitWindow: 'case when d.planned_visit_date is not null then d.visit_window end',
+    visitStartTime: 'case when d.planned_visit_date is not null and d.visit_window is not null then d.visit_start_time end',
+    visitEndTime: 'case when d.planned_visit_date is not null and d.visit_window is not null then d.visit_end_time end',
+    isCompleted: 'coalesce(d.is_completed, false)',
+    technicianComments: 'd.technician_comments',
+    adminComments: 'd.admin_comments',
+    routePosition: 'd.route_position',
+    updatedAt: 'maillon_json_time(d.updated_at)',
+  }),
+  // Null until the site is invited or answers, as toAppointmentDto.
+  appointment: `case when a.invited_at is null and a.response is null then null else ${jsonRowText({
+    invitedAt: 'maillon_json_time(a.invited_at)',
+    invitedSlot: `case when a.invited_at is not null and a.invited_date is not null then ${slotJsonText('a.invited')} end`,
+    response: 'a.response',
+    respondedAt: 'maillon_json_time(a.responded_at)',
+    proposal: `case when a.proposed_date is not null then ${jsonRowText({ slot: slotJsonText('a.proposed'), message: 'a.proposed_message' })} end`,
+    decision: 'a.decision',
+    decidedAt: 'maillon_json_time(a.decided_at)',
+  })} end`,
+});
+
+/** The devices of the field-work screen as JSON text, with what the screen's lot needs of them. */
+export interface LotWorkText {
+  /** The devices (WorkMission[]) in the technician's route order, as JSON text. */
+  missions: string;
+  count: number;
+  done: number;
+  /** The devices' models, each once, unsorted (the service sorts them in French). */
+  models: string[];
+}
+
+/**
+ * The lot's devices for the field-work screen, with this technician's progress and each device's appointment (the
+ * site's side of the visit, visit_appointments_visit_unique), written as the answer's JSON by one statement: Node
+ * sends it as it is instead of mapping and checking some forty fields a device (decision 068).
+ */
+export async function readLotWork(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }): Promise<LotWorkText> {
+  const query = preparedSql<LotWorkText & Record<string, unknown>>(
+    db,
+    'lot-work',
+    () => sql`
+      select coalesce(json_agg(${sql.raw(workMissionJsonText)}
+          order by d.route_position asc nulls last, m.created_at asc, m.serial_number asc, m.id asc), '[]')::text as missions,
+        count(*)::int as count,
+        (count(*) filter (where d.is_completed))::int as done,
+        coalesce(array_agg(distinct m.defibrillator_model) filter (where m.defibrillator_model <> ''), '{}') as models
+      from (select ${sql.placeholder('technicianId')}::uuid as technician_id, ${sql.placeholder('batchId')}::uuid as batch_id) p
+      join missions m on m.batch_id = p.batch_id
+      left join technician_mission_data d on d.mission_id = m.id and d.technician_id = p.technician_id
+      left join visit_appointments a on a.mission_id = m.id and a.technician_id = p.technician_id`,
   );
-  return query.execute({ batchId, technicianId });
+  const { rows } = await query.execute({ batchId, technicianId });
+  return rows[0]!;
 }
 
 export interface RecruitedMissionFilters {
@@ -198,7 +266,7 @@ export async function listRecruitedMissions(db: DbOrTx, filters: RecruitedMissio
         }),
       )
       .orderBy(asc(missionBatches.title), asc(missionBatches.id), ...routeOrder)
-      .limit(Math.trunc(filters.limit))
+      .limit(literalLimit(filters.limit))
       .offset(paged ? sql.placeholder('offset') : 0)
       .prepare(`maillon_${shape.replace(/[^a-z0-9]/g, '_')}`),
   );

@@ -20,7 +20,7 @@ import {
   technicianLotCommentRequestSchema,
   technicianLotCommentSchema,
 } from '@maillon/common/schemas/field-work';
-import { pageQuery, setTotal } from '../../lib/pagination';
+import { pageQuery, sendJsonText, setTotal } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
 import { publicOrigin } from '../appointments/appointments.service';
 import * as service from './field-work.service';
@@ -33,7 +33,8 @@ export const fieldWorkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/applications/:id/work',
     { config: { access: 'technician-or-admin', cache: true }, schema: { params: idParams, response: { 200: applicationWorkSchema } } },
-    async (request) => service.getApplicationWork(app.db, { auth: requireAuth(request), applicationId: request.params.id }),
+    // Sent as written (decision 068): the schema documents the answer, field-work.test.ts checks it.
+    async (request, reply) => sendJsonText(reply, await service.getApplicationWorkText(app.db, { auth: requireAuth(request), applicationId: request.params.id })),
   );
 
   app.patch(

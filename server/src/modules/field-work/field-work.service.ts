@@ -35,7 +35,6 @@ import {
   cancelStaleInvitations,
   listAppointmentsOfVisits,
   sendVisitInvitation,
-  toAppointmentDto,
   type MailConfig,
 } from '../appointments/appointments.service';
 import { slotOf } from '../appointments/visit-time';
@@ -159,18 +158,16 @@ async function loadWorkApplication(db: Db, auth: AuthContext, applicationId: str
 
 /**
  * GET /api/applications/{id}/work: the Recruté view in two statements (decision 059): the application with its lot,
- * cancellation rule and messages, then the lot's devices with their progress and appointments.
+ * cancellation rule and messages, then the lot's devices with their progress and appointments, which PostgreSQL writes
+ * as JSON (decision 068). The answer's JSON text: Node writes the rest and puts the devices' text in as it is.
  */
-export async function getApplicationWork(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<ApplicationWork> {
+export async function getApplicationWorkText(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<string> {
   const application = assertWorkApplication(auth, await repo.findApplicationWork(db, applicationId));
   const { lot, technicianId } = application;
-  const missionRows = await repo.listLotWorkMissions(db, { batchId: lot.id, technicianId });
+  const work = await repo.readLotWork(db, { batchId: lot.id, technicianId });
   const commentRows = application.comments;
-  const missions = missionRows.map((row) => toWorkMission(row, technicianId, toAppointmentDto(row.appointment)));
-  const done = missions.filter((m) => m.progress.isCompleted).length;
   const technicianComment = commentRows.find((c) => c.authorRole === 'technician');
-  const models = [...new Set(missions.map((m) => m.defibrillatorModel).filter((m): m is string => Boolean(m)))].sort((a, b) => a.localeCompare(b, 'fr'));
-  return {
+  const answer: Omit<ApplicationWork, 'missions'> = {
     application: {
       id: application.id,
       status: application.status as ApplicationStatus,
@@ -191,16 +188,17 @@ export async function getApplicationWork(db: Db, { auth, applicationId }: { auth
       defibrillatorsDone: lot.defibrillatorsDone,
       amountPerDefib: centsToEuros(lot.amountPerDefibCents),
       finalRevenue: centsToEuros(lot.amountPerDefibCents * lot.defibrillatorsDone),
-      models,
+      models: work.models.sort((a, b) => a.localeCompare(b, 'fr')),
     },
-    missions,
     adminMessages: commentRows
       .filter((c) => c.authorRole === 'admin')
       .map((c) => ({ id: c.id, content: c.content, createdAt: c.createdAt })),
     technicianComment: { content: technicianComment?.content ?? '', updatedAt: technicianComment?.createdAt ?? null },
     cancellationBlocked: application.status !== 'Recruté' || application.cancellationBlocked,
-    canFinish: application.status === 'Recruté' && missions.length > 0 && done === missions.length,
+    canFinish: application.status === 'Recruté' && work.count > 0 && work.done === work.count,
   };
+  const text = JSON.stringify(answer);
+  return `${text.slice(0, -1)},"missions":${work.missions}}`;
 }
 
 /** Technician: its own Recruté application; admin: forced finish. One transaction; idempotent. */

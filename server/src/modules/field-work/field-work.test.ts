@@ -215,6 +215,110 @@ et retour', '2026-03-02 23:30:00.999999+01'),
   });
 });
 
+describe('GET /api/applications/:id/work, devices written by PostgreSQL', () => {
+  it('writes every kind of device exactly as the technician’s list of devices (Node) writes it, with the lot’s models in French order and its figures', async () => {
+    const lot = await makeLot(techA.technician.id, { count: 6 });
+    const ids = lot.missionIds as [string, string, string, string, string, string];
+    // Text JSON must escape, a blank site e-mail, coordinates with many digits, models to sort in French (accents, case).
+    await ctx.db.update(missions).set({ defibrillatorModel: 'Éco Défib', observations: 'Accès "côté cour"\n\tcode 12\\B — 🫀', emailSite: '   ', latitude: 48.123456789012, longitude: -1.5 }).where(eq(missions.id, ids[0]));
+    await ctx.db.update(missions).set({ defibrillatorModel: 'cardiac Science', clientName: null, telSite: null, completionLink: null }).where(eq(missions.id, ids[1]));
+    await ctx.db.update(missions).set({ defibrillatorModel: '', latitude: null, longitude: null }).where(eq(missions.id, ids[2]));
+    await ctx.db.update(missions).set({ defibrillatorModel: 'ZOLL - AED Plus' }).where(eq(missions.id, ids[3]));
+    const patch = (missionId: string, payload: object) =>
+      as(ctx.app, cookieA)({ method: 'PATCH', url: `/api/technician-mission-data/${missionId}/${techA.technician.id}`, payload });
+    // A morning, a range, a whole day done with comments, a window cleared with its date; the route order of two devices.
+    for (const [missionId, payload] of [
+      [ids[0], { plannedVisitDate: '2026-12-10', visitWindow: 'morning' }],
+      [ids[1], { plannedVisitDate: '2026-12-11', visitWindow: 'range', visitStartTime: '13:30', visitEndTime: '15:45', isCompleted: true, technicianComments: 'Pile « neuve »' }],
+      [ids[2], { plannedVisitDate: '2026-12-12', isCompleted: true }],
+      [ids[3], { plannedVisitDate: '2026-12-13', visitWindow: 'afternoon' }],
+      [ids[3], { plannedVisitDate: null }],
+    ] as const) {
+      expect((await patch(missionId, payload)).statusCode).toBe(200);
+    }
+    await ctx.db.update(technicianMissionData).set({ routePosition: 2 }).where(and(eq(technicianMissionData.missionId, ids[2]), eq(technicianMissionData.technicianId, techA.technician.id)));
+    await ctx.db.update(technicianMissionData).set({ routePosition: 1, adminComments: 'Vu' }).where(and(eq(technicianMissionData.missionId, ids[1]), eq(technicianMissionData.technicianId, techA.technician.id)));
+    // The site's side: invited with a window then a refused proposal; invited for a whole day; a row never invited.
+    await ctx.db.insert(visitAppointments).values([
+      {
+        missionId: ids[0],
+        technicianId: techA.technician.id,
+        uid: 'visite-riche',
+        invitedAt: new Date('2026-12-01T08:00:00.007Z'),
+        invitedDate: '2026-12-10',
+        invitedWindow: 'morning',
+        invitedStartTime: '08:00',
+        invitedEndTime: '12:00',
+        response: 'proposed',
+        respondedAt: new Date('2026-12-02T09:30:00Z'),
+        proposedDate: '2026-12-15',
+        proposedWindow: 'range',
+        proposedStartTime: '10:00',
+        proposedEndTime: '11:30',
+        proposedMessage: 'Plutôt le "mardi"\nmerci',
+        decision: 'refused',
+        decidedAt: new Date('2026-12-03T10:00:00Z'),
+      },
+      { missionId: ids[4], technicianId: techA.technician.id, uid: 'visite-jour', invitedAt: new Date('2026-12-01T08:00:00Z'), invitedDate: '2026-12-20' },
+      { missionId: ids[5], technicianId: techA.technician.id, uid: 'visite-annulee', invitedAt: null },
+    ]);
+
+    const response = await as(ctx.app, cookieA)({ method: 'GET', url: `/api/applications/${lot.applicationId}/work` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const work = applicationWorkSchema.strict().parse(response.json());
+    const list = await as(ctx.app, cookieA)({ method: 'GET', url: `/api/missions?batchId=${lot.lotId}&limit=100` });
+    const fromNode = (list.json() as Record<string, unknown>[]).map(({ batchId: _lot, batchTitle: _title, applicationId: _application, ...device }) => device);
+    expect(work.missions).toEqual(fromNode);
+    expect(work.missions.map((m) => m.id)).toEqual([ids[1], ids[2], ids[0], ids[3], ids[4], ids[5]]);
+    const [routeFirst, , rich, cleared, wholeDay, never] = work.missions;
+    expect(rich).toMatchObject({ hasEmailSite: false, latitude: 48.123456789012, longitude: -1.5, observations: 'Accès "côté cour"\n\tcode 12\\B — 🫀' });
+    expect(rich!.progress).toMatchObject({ plannedVisitDate: '2026-12-10T12:00:00.000Z', visitWindow: 'morning', visitStartTime: '08:00', visitEndTime: '12:00' });
+    expect(rich!.appointment).toEqual({
+      invitedAt: '2026-12-01T08:00:00.007Z',
+      invitedSlot: { date: '2026-12-10', window: 'morning', startTime: '08:00', endTime: '12:00' },
+      response: 'proposed',
+      respondedAt: '2026-12-02T09:30:00.000Z',
+      proposal: { slot: { date: '2026-12-15', window: 'range', startTime: '10:00', endTime: '11:30' }, message: 'Plutôt le "mardi"\nmerci' },
+      decision: 'refused',
+      decidedAt: '2026-12-03T10:00:00.000Z',
+    });
+    expect(routeFirst!.progress).toMatchObject({ routePosition: 1, isCompleted: true, visitWindow: 'range', visitStartTime: '13:30', visitEndTime: '15:45', adminComments: 'Vu', technicianComments: 'Pile « neuve »' });
+    expect(cleared!.progress).toMatchObject({ plannedVisitDate: null, visitWindow: null, visitStartTime: null, visitEndTime: null });
+    expect(wholeDay!.appointment!.invitedSlot).toEqual({ date: '2026-12-20', window: null, startTime: null, endTime: null });
+    expect(never!.appointment).toBeNull();
+    expect(never!.progress).toEqual({
+      missionId: ids[5],
+      technicianId: techA.technician.id,
+      plannedVisitDate: null,
+      visitWindow: null,
+      visitStartTime: null,
+      visitEndTime: null,
+      isCompleted: false,
+      technicianComments: null,
+      adminComments: null,
+      routePosition: null,
+      updatedAt: null,
+    });
+    expect(work.lot).toMatchObject({ models: ['cardiac Science', 'Éco Défib', 'ZOLL - AED Plus'], defibrillatorsSum: 6, defibrillatorsDone: 2 });
+    expect(work.canFinish).toBe(false);
+    // Every device done: the screen may finish the lot.
+    for (const id of ids) expect((await patch(id, { isCompleted: true })).statusCode).toBe(200);
+    const done = applicationWorkSchema.parse((await as(ctx.app, cookieA)({ method: 'GET', url: `/api/applications/${lot.applicationId}/work` })).json());
+    expect(done.canFinish).toBe(true);
+    expect(done.missions.every((m) => m.progress.isCompleted)).toBe(true);
+  });
+
+  it('answers a lot without devices with an empty list that cannot be finished', async () => {
+    const lot = await makeLot(techA.technician.id, { count: 1 });
+    await ctx.db.update(missions).set({ batchId: null }).where(eq(missions.id, lot.missionIds[0]!));
+    const work = applicationWorkSchema.strict().parse((await as(ctx.app, cookieA)({ method: 'GET', url: `/api/applications/${lot.applicationId}/work` })).json());
+    expect(work.missions).toEqual([]);
+    expect(work.lot.models).toEqual([]);
+    expect(work.canFinish).toBe(false);
+  });
+});
+
 describe('technician mission data', () => {
   it('toggles a device and keeps the lot figures and invoice right after every toggle', async () => {
     const lot = await makeLot(techA.technician.id, { count: 3, price: 300 });
