@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { jsonRowSql, jsonRowText, likePattern, literalLimit, pageShape, windowTotal } from '../../lib/pagination';
 import type { DbOrTx } from '../../db/client';
-import { preparedQuery, preparedSql } from '../../db/prepared-queries';
+import { preparedQuery } from '../../db/prepared-queries';
 import { applications, comments, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 import { cancellationBlockedSql } from '../lifecycle/lifecycle.service';
 
@@ -51,10 +51,84 @@ export interface LotCommentJson {
   createdAt: string;
 }
 
+/** A visit's slot as the answers write it (slotOf): its day, and its window's hours only when it has a window. */
+const slotJsonText = (prefix: 'a.invited' | 'a.proposed') =>
+  jsonRowText({
+    date: `${prefix}_date`,
+    window: `${prefix}_window`,
+    startTime: `case when ${prefix}_window is not null then ${prefix}_start_time end`,
+    endTime: `case when ${prefix}_window is not null then ${prefix}_end_time end`,
+  });
+
 /**
- * The field-work screen's application and lot, whether its recruit may still cancel, and the lot's messages between
- * the admin and this technician (newest first, 200 at most), in one statement: the screen's devices are the other
- * (listLotWorkMissions). Four statements before (decision 059).
+ * A device of the field-work screen as JSON (WorkMission), written by PostgreSQL as the service's toWorkMission,
+ * toProgress and the appointments' toAppointmentDto write it in Node for the technician's list of devices: `m` the
+ * device, `d` this technician's progress, `a` its appointment and `p.technician_id` the technician (decision 068).
+ */
+const workMissionJsonText = jsonRowText({
+  id: 'm.id',
+  title: 'm.title',
+  defibrillatorModel: 'm.defibrillator_model',
+  serialNumber: 'm.serial_number',
+  clientName: 'm.client_name',
+  telSite: 'm.tel_site',
+  hasEmailSite: 'coalesce(length(trim(m.email_site)) > 0, false)',
+  observations: 'm.observations',
+  location: 'm.location',
+  postalCode: 'm.postal_code',
+  city: 'm.city',
+  department: 'm.department',
+  latitude: 'm.latitude',
+  longitude: 'm.longitude',
+  completionLink: 'm.completion_link',
+  progress: jsonRowText({
+    missionId: 'm.id',
+    technicianId: 'p.technician_id',
+    plannedVisitDate: 'maillon_json_time(d.planned_visit_date)',
+    visitWindow: 'case when d.planned_visit_date is not null then d.visit_window end',
+    visitStartTime: 'case when d.planned_visit_date is not null and d.visit_window is not null then d.visit_start_time end',
+    visitEndTime: 'case when d.planned_visit_date is not null and d.visit_window is not null then d.visit_end_time end',
+    isCompleted: 'coalesce(d.is_completed, false)',
+    technicianComments: 'd.technician_comments',
+    adminComments: 'd.admin_comments',
+    routePosition: 'd.route_position',
+    updatedAt: 'maillon_json_time(d.updated_at)',
+  }),
+  // Null until the site is invited or answers, as toAppointmentDto.
+  appointment: `case when a.invited_at is null and a.response is null then null else ${jsonRowText({
+    invitedAt: 'maillon_json_time(a.invited_at)',
+    invitedSlot: `case when a.invited_at is not null and a.invited_date is not null then ${slotJsonText('a.invited')} end`,
+    response: 'a.response',
+    respondedAt: 'maillon_json_time(a.responded_at)',
+    proposal: `case when a.proposed_date is not null then ${jsonRowText({ slot: slotJsonText('a.proposed'), message: 'a.proposed_message' })} end`,
+    decision: 'a.decision',
+    decidedAt: 'maillon_json_time(a.decided_at)',
+  })} end`,
+});
+
+/**
+ * The lot's devices for the field-work screen, with this technician's progress and each device's appointment (the
+ * site's side of the visit, visit_appointments_visit_unique), as a lateral join of the application's row: the devices as
+ * the answer's JSON text in the technician's route order, their count, how many are done and their models (each once,
+ * unsorted: the service sorts them in French). Node sends the devices as they are instead of mapping and checking some
+ * forty fields a device (decision 068).
+ */
+const lotWorkSql = sql`(
+    select coalesce(json_agg(${sql.raw(workMissionJsonText)}
+        order by d.route_position asc nulls last, m.created_at asc, m.serial_number asc, m.id asc), '[]')::text as missions,
+      count(*)::int as count,
+      (count(*) filter (where d.is_completed))::int as done,
+      coalesce(array_agg(distinct m.defibrillator_model) filter (where m.defibrillator_model <> ''), '{}') as models
+    from (select ${applications.technicianId} as technician_id, ${applications.batchId} as batch_id) p
+    join missions m on m.batch_id = p.batch_id
+    left join technician_mission_data d on d.mission_id = m.id and d.technician_id = p.technician_id
+    left join visit_appointments a on a.mission_id = m.id and a.technician_id = p.technician_id
+  ) work`;
+
+/**
+ * The field-work screen in one statement: the application and its lot, whether its recruit may still cancel, the lot's
+ * messages between the admin and this technician (newest first, 200 at most), and the lot's devices (lotWorkSql). Six
+ * statements before decision 059, two before decision 068.
  */
 export async function findApplicationWork(db: DbOrTx, applicationId: string) {
   const query = preparedQuery(db, 'application-work', () =>
@@ -70,9 +144,16 @@ export async function findApplicationWork(db: DbOrTx, applicationId: string) {
             where batch_id = ${applications.batchId} and technician_id = ${applications.technicianId}
             order by created_at desc, id desc limit 200
           ) c)`,
+        work: {
+          missions: sql<string>`work.missions`,
+          count: sql<number>`work.count`,
+          done: sql<number>`work.done`,
+          models: sql<string[]>`work.models`,
+        },
       })
       .from(applications)
       .leftJoin(missionBatches, eq(missionBatches.id, applications.batchId))
+      .leftJoinLateral(lotWorkSql, sql`true`)
       .where(eq(applications.id, sql.placeholder('applicationId')))
       .limit(1)
       .prepare('maillon_application_work'),
@@ -138,95 +219,6 @@ export async function listLotMissionsWithProgress(db: DbOrTx, { batchId, technic
   return query.execute({ batchId, technicianId });
 }
 export type LotMissionRow = Awaited<ReturnType<typeof listLotMissionsWithProgress>>[number];
-
-/** A visit's slot as the answers write it (slotOf): its day, and its window's hours only when it has a window. */
-const slotJsonText = (prefix: 'a.invited' | 'a.proposed') =>
-  jsonRowText({
-    date: `${prefix}_date`,
-    window: `${prefix}_window`,
-    startTime: `case when ${prefix}_window is not null then ${prefix}_start_time end`,
-    endTime: `case when ${prefix}_window is not null then ${prefix}_end_time end`,
-  });
-
-/**
- * A device of the field-work screen as JSON (WorkMission), written by PostgreSQL as the service's toWorkMission,
- * toProgress and the appointments' toAppointmentDto write it in Node for the technician's list of devices: `m` the
- * device, `d` this technician's progress, `a` its appointment and `p.technician_id` the technician (decision 068).
- */
-const workMissionJsonText = jsonRowText({
-  id: 'm.id',
-  title: 'm.title',
-  defibrillatorModel: 'm.defibrillator_model',
-  serialNumber: 'm.serial_number',
-  clientName: 'm.client_name',
-  telSite: 'm.tel_site',
-  hasEmailSite: 'coalesce(length(trim(m.email_site)) > 0, false)',
-  observations: 'm.observations',
-  location: 'm.location',
-  postalCode: 'm.postal_code',
-  city: 'm.city',
-  department: 'm.department',
-  latitude: 'm.latitude',
-  longitude: 'm.longitude',
-  completionLink: 'm.completion_link',
-  progress: jsonRowText({
-    missionId: 'm.id',
-    technicianId: 'p.technician_id',
-    plannedVisitDate: 'maillon_json_time(d.planned_visit_date)',
-    visitWindow: 'case when d.planned_visit_date is not null then d.visit_window end',
-    visitStartTime: 'case when d.planned_visit_date is not null and d.visit_window is not null then d.visit_start_time end',
-    visitEndTime: 'case when d.planned_visit_date is not null and d.visit_window is not null then d.visit_end_time end',
-    isCompleted: 'coalesce(d.is_completed, false)',
-    technicianComments: 'd.technician_comments',
-    adminComments: 'd.admin_comments',
-    routePosition: 'd.route_position',
-    updatedAt: 'maillon_json_time(d.updated_at)',
-  }),
-  // Null until the site is invited or answers, as toAppointmentDto.
-  appointment: `case when a.invited_at is null and a.response is null then null else ${jsonRowText({
-    invitedAt: 'maillon_json_time(a.invited_at)',
-    invitedSlot: `case when a.invited_at is not null and a.invited_date is not null then ${slotJsonText('a.invited')} end`,
-    response: 'a.response',
-    respondedAt: 'maillon_json_time(a.responded_at)',
-    proposal: `case when a.proposed_date is not null then ${jsonRowText({ slot: slotJsonText('a.proposed'), message: 'a.proposed_message' })} end`,
-    decision: 'a.decision',
-    decidedAt: 'maillon_json_time(a.decided_at)',
-  })} end`,
-});
-
-/** The devices of the field-work screen as JSON text, with what the screen's lot needs of them. */
-export interface LotWorkText {
-  /** The devices (WorkMission[]) in the technician's route order, as JSON text. */
-  missions: string;
-  count: number;
-  done: number;
-  /** The devices' models, each once, unsorted (the service sorts them in French). */
-  models: string[];
-}
-
-/**
- * The lot's devices for the field-work screen, with this technician's progress and each device's appointment (the
- * site's side of the visit, visit_appointments_visit_unique), written as the answer's JSON by one statement: Node
- * sends it as it is instead of mapping and checking some forty fields a device (decision 068).
- */
-export async function readLotWork(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }): Promise<LotWorkText> {
-  const query = preparedSql<LotWorkText & Record<string, unknown>>(
-    db,
-    'lot-work',
-    () => sql`
-      select coalesce(json_agg(${sql.raw(workMissionJsonText)}
-          order by d.route_position asc nulls last, m.created_at asc, m.serial_number asc, m.id asc), '[]')::text as missions,
-        count(*)::int as count,
-        (count(*) filter (where d.is_completed))::int as done,
-        coalesce(array_agg(distinct m.defibrillator_model) filter (where m.defibrillator_model <> ''), '{}') as models
-      from (select ${sql.placeholder('technicianId')}::uuid as technician_id, ${sql.placeholder('batchId')}::uuid as batch_id) p
-      join missions m on m.batch_id = p.batch_id
-      left join technician_mission_data d on d.mission_id = m.id and d.technician_id = p.technician_id
-      left join visit_appointments a on a.mission_id = m.id and a.technician_id = p.technician_id`,
-  );
-  const { rows } = await query.execute({ batchId, technicianId });
-  return rows[0]!;
-}
 
 export interface RecruitedMissionFilters {
   technicianId: string;

@@ -157,14 +157,13 @@ async function loadWorkApplication(db: Db, auth: AuthContext, applicationId: str
 }
 
 /**
- * GET /api/applications/{id}/work: the Recruté view in two statements (decision 059): the application with its lot,
- * cancellation rule and messages, then the lot's devices with their progress and appointments, which PostgreSQL writes
- * as JSON (decision 068). The answer's JSON text: Node writes the rest and puts the devices' text in as it is.
+ * GET /api/applications/{id}/work: the Recruté view in one statement (decisions 059, 068): the application with its
+ * lot, cancellation rule and messages, and the lot's devices with their progress and appointments, which PostgreSQL
+ * writes as JSON. The answer's JSON text: Node writes the rest and puts the devices' text in as it is.
  */
 export async function getApplicationWorkText(db: Db, { auth, applicationId }: { auth: AuthContext; applicationId: string }): Promise<string> {
   const application = assertWorkApplication(auth, await repo.findApplicationWork(db, applicationId));
-  const { lot, technicianId } = application;
-  const work = await repo.readLotWork(db, { batchId: lot.id, technicianId });
+  const { lot, technicianId, work } = application;
   const commentRows = application.comments;
   const technicianComment = commentRows.find((c) => c.authorRole === 'technician');
   const answer: Omit<ApplicationWork, 'missions'> = {
