@@ -51,6 +51,13 @@ export interface LotCommentJson {
   createdAt: string;
 }
 
+/**
+ * A lot's devices in the technician's route order (unsorted ones after, oldest first), for a device `device` and its
+ * progress `progress` (table names or aliases): the screen's JSON and the lists of devices order them the same way.
+ */
+const routeOrderText = (device: string, progress: string) =>
+  `${progress}.route_position asc nulls last, ${device}.created_at asc, ${device}.serial_number asc, ${device}.id asc`;
+
 /** A visit's slot as the answers write it (slotOf): its day, and its window's hours only when it has a window. */
 const slotJsonText = (prefix: 'a.invited' | 'a.proposed') =>
   jsonRowText({
@@ -114,8 +121,7 @@ const workMissionJsonText = jsonRowText({
  * forty fields a device (decision 068).
  */
 const lotWorkSql = sql`(
-    select coalesce(json_agg(${sql.raw(workMissionJsonText)}
-        order by d.route_position asc nulls last, m.created_at asc, m.serial_number asc, m.id asc), '[]')::text as missions,
+    select coalesce(json_agg(${sql.raw(workMissionJsonText)} order by ${sql.raw(routeOrderText('m', 'd'))}), '[]')::text as missions,
       count(*)::int as count,
       (count(*) filter (where d.is_completed))::int as done,
       coalesce(array_agg(distinct m.defibrillator_model) filter (where m.defibrillator_model <> ''), '{}') as models
@@ -199,8 +205,8 @@ const lotMissionColumns = {
   progressUpdatedAt: technicianMissionData.updatedAt,
 };
 
-/** A lot's devices in the technician's route order (unsorted ones after, oldest first). */
-const routeOrder = [sql`technician_mission_data.route_position asc nulls last`, asc(missions.createdAt), asc(missions.serialNumber), asc(missions.id)];
+/** The statements of a lot's devices, ordered by routeOrderText with their tables' own names. */
+const routeOrder = sql.raw(routeOrderText('missions', 'technician_mission_data'));
 
 /** The lot's devices with this technician's progress, in the technician's route order. One query. */
 export async function listLotMissionsWithProgress(db: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
@@ -213,7 +219,7 @@ export async function listLotMissionsWithProgress(db: DbOrTx, { batchId, technic
         and(eq(technicianMissionData.missionId, missions.id), eq(technicianMissionData.technicianId, sql.placeholder('technicianId'))),
       )
       .where(eq(missions.batchId, sql.placeholder('batchId')))
-      .orderBy(...routeOrder)
+      .orderBy(routeOrder)
       .prepare('maillon_lot_missions_with_progress'),
   );
   return query.execute({ batchId, technicianId });
@@ -257,7 +263,7 @@ export async function listRecruitedMissions(db: DbOrTx, filters: RecruitedMissio
           search: filters.search ? sql.placeholder('pattern') : undefined,
         }),
       )
-      .orderBy(asc(missionBatches.title), asc(missionBatches.id), ...routeOrder)
+      .orderBy(asc(missionBatches.title), asc(missionBatches.id), routeOrder)
       .limit(literalLimit(filters.limit))
       .offset(paged ? sql.placeholder('offset') : 0)
       .prepare(`maillon_${shape.replace(/[^a-z0-9]/g, '_')}`),

@@ -45,6 +45,7 @@ import {
   recomputeBatchFigures,
   saveMissionProgress,
 } from '../lifecycle/lifecycle.service';
+import { sortedModels } from '../mission-batches/mission-batches.service';
 import * as repo from './field-work.repository';
 
 const NOT_FOUND_APPLICATION = 'Candidature introuvable';
@@ -187,7 +188,7 @@ export async function getApplicationWorkText(db: Db, { auth, applicationId }: { 
       defibrillatorsDone: lot.defibrillatorsDone,
       amountPerDefib: centsToEuros(lot.amountPerDefibCents),
       finalRevenue: centsToEuros(lot.amountPerDefibCents * lot.defibrillatorsDone),
-      models: work.models.sort((a, b) => a.localeCompare(b, 'fr')),
+      models: sortedModels(work.models),
     },
     adminMessages: commentRows
       .filter((c) => c.authorRole === 'admin')
