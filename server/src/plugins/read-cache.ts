@@ -27,7 +27,8 @@ declare module 'fastify' {
  * `payload` alone, so they are as fresh as it is: decision 037).
  */
 export interface CachedAnswer {
-  payload: string;
+  /** The answer's UTF-8 bytes (written once, for its ETag, its compression and the socket alike). */
+  payload: Buffer;
   etag: string;
   headers: Record<string, string>;
   encoded: Partial<Record<'br' | 'gzip', Buffer>>;
@@ -109,10 +110,14 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
       reply.header('Cache-Control', 'private, no-cache');
       return payload;
     }
-    if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (request.method !== 'GET' || reply.statusCode !== 200) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const type = reply.getHeader('content-type');
     if (typeof type !== 'string' || !type.startsWith('application/json')) return payload;
-    const etag = etagOf(payload, { weak: true });
+    // A text becomes bytes once, here: hashing the text would write its bytes for the hash, and compression or the
+    // socket would write them again (a page of 74 KB: 70 µs each time).
+    const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    const etag = etagOf(bytes, { weak: true });
     reply.header('ETag', etag);
     reply.header('Cache-Control', 'private, no-cache');
     if (scope.collectReads && !scope.writes.size) {
@@ -123,7 +128,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
         const value = reply.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      const answer: CachedAnswer = { payload, etag, headers, encoded: {} };
+      const answer: CachedAnswer = { payload: bytes, etag, headers, encoded: {} };
       cache.set(cacheKey(request), answer, scope.reads, scope.since);
       request.cachedAnswer = answer;
     }
@@ -131,6 +136,6 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
       reply.code(304);
       return '';
     }
-    return payload;
+    return bytes;
   });
 });
