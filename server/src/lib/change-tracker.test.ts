@@ -41,6 +41,14 @@ describe('writtenTables', () => {
     expect(writtenTables('update "applications" set "status" = $1')).not.toContain('lot_parts_kept');
   });
 
+  it('names what the database functions the app calls write, with their triggers (decision 070)', () => {
+    const progress = writtenTables('select * from maillon_save_device_progress($1, $2, $3::jsonb, $4)');
+    expect(progress).toEqual(expect.arrayContaining(['technician_mission_data', 'mission_batches', 'invoices', 'row_counts', 'lot_parts_kept', 'lot_markers']));
+    expect(writtenTables('select * from maillon_recompute_batch_figures($1)')).toEqual(expect.arrayContaining(['mission_batches', 'invoices', 'lot_sites']));
+    expect(writtenTables('select maillon_fold_due_devices() as folded')).toEqual(['row_counts']);
+    expect(writtenTables('select maillon_json_time(created_at) from invoices')).toEqual([]);
+  });
+
   it('adds the tables a delete reaches through ON DELETE cascade / set null, transitively', () => {
     const tables = writtenTables('delete from "users" where "id" = $1');
     expect(tables[0]).toBe('users');

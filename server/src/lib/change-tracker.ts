@@ -202,7 +202,22 @@ export const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
   transfers: ['invoices'],
 };
 
-/** Tables a statement writes ('*' for a schema change), with the tables its foreign-key actions reach; or none. */
+/**
+ * The database functions the app calls in a statement of its own (`select … from maillon_…(…)`), and the tables they
+ * write: the statement's text names none of them (migrations 0023 and 0051, decision 070). The triggers of those
+ * tables follow, as for a write the text names.
+ */
+export const FUNCTION_WRITES: Readonly<Record<string, readonly string[]>> = {
+  maillon_fold_due_devices: ['row_counts'],
+  maillon_recompute_batch_figures: ['mission_batches', 'invoices'],
+  maillon_save_device_progress: ['technician_mission_data', 'mission_batches', 'invoices'],
+};
+const FUNCTION_CALL = /\b(maillon_[a-z0-9_]+)\s*\(/gi;
+
+/**
+ * Tables a statement writes ('*' for a schema change), with the tables its foreign-key actions reach and the functions
+ * of FUNCTION_WRITES it calls write; or none.
+ */
 export function writtenTables(text: string): string[] {
   if (SCHEMA_CHANGE.test(text)) return ['*'];
   if (HARMLESS_WRITE.test(text)) return [];
@@ -214,6 +229,7 @@ export function writtenTables(text: string): string[] {
     const reached = verb.startsWith('update') ? CASCADES.onUpdate.get(table) : verb.startsWith('insert') ? undefined : CASCADES.onDelete.get(table);
     for (const other of reached ?? []) tables.add(other);
   }
+  for (const match of text.matchAll(FUNCTION_CALL)) for (const table of FUNCTION_WRITES[match[1]!.toLowerCase()] ?? []) tables.add(table);
   // The triggers' own writes: figures of a lot (never its counted columns) and the open lots' sites, one level deep.
   for (const table of [...tables]) {
     if (COUNTED.has(table)) tables.add(ROW_COUNTS_TABLE);

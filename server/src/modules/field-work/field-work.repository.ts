@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { jsonRowSql, jsonRowText, likePattern, literalLimit, pageShape, windowTotal } from '../../lib/pagination';
 import type { DbOrTx } from '../../db/client';
-import { preparedQuery } from '../../db/prepared-queries';
+import { preparedQuery, preparedSql } from '../../db/prepared-queries';
 import { applications, comments, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 import { cancellationBlockedSql } from '../lifecycle/lifecycle.service';
 
@@ -432,11 +432,54 @@ export async function lockBatchRow(tx: DbOrTx, batchId: string): Promise<void> {
  * Locks the lot a device belongs to (its mission_batches row) and answers the lot's id; null when the device is unknown
  * or in no lot. The caller reads the device again afterwards: this statement's view of the device predates the lock.
  */
-export async function lockLotOfMission(tx: DbOrTx, missionId: string): Promise<string | null> {
-  const result = await tx.execute<{ id: string }>(
-    sql`select b.id from missions m join mission_batches b on b.id = m.batch_id where m.id = ${missionId} for update of b`,
+/** The fields of a device's progress that its recruit writes, as maillon_save_device_progress takes them (absent = kept). */
+export interface DeviceProgressPatch {
+  plannedVisitDate?: string | null;
+  visitWindow?: string | null;
+  visitStartTime?: string | null;
+  visitEndTime?: string | null;
+  isCompleted?: boolean;
+  technicianComments?: string | null;
+}
+
+export type DeviceProgressOutcome = 'saved' | 'not-found' | 'finished' | 'window-without-date' | 'invited';
+
+/** The function's row: the outcome, and the saved progress (its times as ISO text) when it is 'saved'. */
+type SavedDeviceRow = {
+  outcome: DeviceProgressOutcome;
+  plannedVisitDate: string | null;
+  visitWindow: string | null;
+  visitStartTime: string | null;
+  visitEndTime: string | null;
+  isCompleted: boolean | null;
+  technicianComments: string | null;
+  adminComments: string | null;
+  routePosition: number | null;
+  updatedAt: string | null;
+};
+
+/**
+ * A device's progress saved by its lot's recruit in one call (migration 0051, decision 070): the lot locked, the
+ * recruitment checked, the progress written and, when Effectué / À faire changed, the lot's figures and open invoice.
+ * Nothing is written unless the outcome is 'saved'; 'invited' (the slot changes while an invitation is out) unless
+ * `invitedOk`, for the caller's transaction that updates the invitation too.
+ */
+export async function saveDeviceProgress(
+  db: DbOrTx,
+  { missionId, technicianId, patch, invitedOk }: { missionId: string; technicianId: string; patch: DeviceProgressPatch; invitedOk: boolean },
+) {
+  const statement = preparedSql<SavedDeviceRow>(
+    db,
+    'device-progress',
+    () => sql`select * from maillon_save_device_progress(${sql.placeholder('missionId')}, ${sql.placeholder('technicianId')}, ${sql.placeholder('patch')}::jsonb, ${sql.placeholder('invitedOk')})`,
   );
-  return result.rows[0]?.id ?? null;
+  const [row] = (await statement.execute({ missionId, technicianId, patch: JSON.stringify(patch), invitedOk })).rows;
+  const { outcome, plannedVisitDate, updatedAt, ...fields } = row!;
+  if (outcome !== 'saved') return { outcome, progress: null };
+  return {
+    outcome,
+    progress: { ...fields, plannedVisitDate: plannedVisitDate === null ? null : new Date(plannedVisitDate), updatedAt: new Date(updatedAt!) },
+  };
 }
 
 export async function lockApplicationRow(tx: DbOrTx, applicationId: string): Promise<void> {

@@ -267,7 +267,9 @@ export async function listMissionProgress(db: Db, { auth, technicianId, limit, o
 
 /**
  * Saves a device's progress (date, Effectué / À faire, comment) for the lot's recruited technician; the lot figures
- * and the open invoice are recomputed in the same transaction (saveMissionProgress). Refused once the lot is finished.
+ * and the open invoice are recomputed with it. Refused once the lot is finished. One call to the database
+ * (repo.saveDeviceProgress, decision 070); when the slot changes while an invitation to the site is out, the progress
+ * and the invitation are updated in one transaction.
  */
 export async function updateMissionProgress(
   db: Db,
@@ -275,46 +277,42 @@ export async function updateMissionProgress(
   { auth, missionId, technicianId, patch }: { auth: AuthContext; missionId: string; technicianId: string; patch: ProgressPatch },
 ): Promise<MissionProgress> {
   assertOwn(auth, technicianId, NOT_FOUND_MISSION);
+  const columns: repo.DeviceProgressPatch = {
+    ...(patch.plannedVisitDate !== undefined ? { plannedVisitDate: patch.plannedVisitDate === null ? null : visitDateToDate(patch.plannedVisitDate).toISOString() } : {}),
+    ...windowPatch(patch),
+    ...(patch.isCompleted !== undefined ? { isCompleted: patch.isCompleted } : {}),
+    ...(patch.technicianComments !== undefined ? { technicianComments: patch.technicianComments?.trim() || null } : {}),
+  };
+  const ids = { missionId, technicianId, patch: columns };
+  const saved = await repo.saveDeviceProgress(db, { ...ids, invitedOk: false });
+  if (saved.outcome !== 'invited') return toProgress(missionId, technicianId, savedProgress(saved));
   return db.transaction(async (tx) => {
-    // The lot is locked first, then the device and its recruitment read as they are once the lock is held.
-    const lockedLot = await repo.lockLotOfMission(tx, missionId);
-    const current = lockedLot ? await repo.findMissionRecruitment(tx, { missionId, technicianId }) : undefined;
-    if (!current?.applicationId || current.batchId !== lockedLot) throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
-    if (current.applicationStatus !== 'Recruté' || current.lotStatus === 'completed') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
-    const slotTouched = patch.plannedVisitDate !== undefined || patch.visitWindow !== undefined;
-    // The saved date matters only to a window sent without a date (windowPatch).
-    const windowAlone = patch.visitWindow !== undefined && patch.visitWindow !== null && patch.plannedVisitDate === undefined;
-    const before = windowAlone ? await repo.findProgress(tx, { missionId, technicianId }) : null;
-    const row = await saveMissionProgress(tx, {
-      missionId,
-      technicianId,
-      batchId: current.batchId,
-      patch: {
-        ...(patch.plannedVisitDate !== undefined ? { plannedVisitDate: patch.plannedVisitDate === null ? null : visitDateToDate(patch.plannedVisitDate) } : {}),
-        ...windowPatch(patch, before?.plannedVisitDate ?? null),
-        ...(patch.isCompleted !== undefined ? { isCompleted: patch.isCompleted } : {}),
-        ...(patch.technicianComments !== undefined ? { technicianComments: patch.technicianComments?.trim() || null } : {}),
-      },
-    });
-    if (slotTouched) {
-      // The site's link and answer were about the slot it was sent; a cleared date cancels its invitation.
-      const slot = slotOf({ date: row.plannedVisitDate, window: row.visitWindow, startTime: row.visitStartTime, endTime: row.visitEndTime });
-      await applyPlannedSlotChange(tx, config, { missionId, technicianId, slot });
-    }
+    const row = savedProgress(await repo.saveDeviceProgress(tx, { ...ids, invitedOk: true }));
+    // The site's link and answer were about the slot it was sent; a cleared date cancels its invitation.
+    const slot = slotOf({ date: row.plannedVisitDate, window: row.visitWindow, startTime: row.visitStartTime, endTime: row.visitEndTime });
+    await applyPlannedSlotChange(tx, config, { missionId, technicianId, slot });
     return toProgress(missionId, technicianId, row);
   });
 }
 
-/**
- * The window columns a patch writes: absent = kept (a client that only sends plannedVisitDate keeps working); a
- * cleared date clears the window; matin and après-midi get their fixed hours, a range its own.
- */
-function windowPatch(patch: ProgressPatch, savedDate: Date | null) {
-  if (patch.plannedVisitDate === null) return { visitWindow: null, visitStartTime: null, visitEndTime: null };
-  if (patch.visitWindow === undefined) return {};
-  if (patch.visitWindow !== null && patch.plannedVisitDate === undefined && !savedDate) {
+/** The progress repo.saveDeviceProgress saved, or the error its outcome stands for. */
+function savedProgress({ outcome, progress }: Awaited<ReturnType<typeof repo.saveDeviceProgress>>) {
+  if (progress) return progress;
+  if (outcome === 'finished') throw new AppError('INVALID_TRANSITION', LOT_FINISHED);
+  if (outcome === 'window-without-date') {
     throw new AppError('VALIDATION_ERROR', VISIT_SLOT_MESSAGES.windowWithoutDate, { plannedVisitDate: VISIT_SLOT_MESSAGES.windowWithoutDate });
   }
+  throw new AppError('NOT_FOUND', NOT_FOUND_MISSION);
+}
+
+/**
+ * The window columns a patch writes: absent = kept (a client that only sends plannedVisitDate keeps working); a
+ * cleared date clears the window; matin and après-midi get their fixed hours, a range its own. A window sent without
+ * a date for a device that has none is refused by the database ('window-without-date').
+ */
+function windowPatch(patch: ProgressPatch): repo.DeviceProgressPatch {
+  if (patch.plannedVisitDate === null) return { visitWindow: null, visitStartTime: null, visitEndTime: null };
+  if (patch.visitWindow === undefined) return {};
   if (patch.visitWindow === null) return { visitWindow: null, visitStartTime: null, visitEndTime: null };
   if (patch.visitWindow === 'range') return { visitWindow: 'range', visitStartTime: patch.visitStartTime ?? null, visitEndTime: patch.visitEndTime ?? null };
   const times = VISIT_WINDOW_TIMES[patch.visitWindow];

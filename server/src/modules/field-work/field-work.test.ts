@@ -342,6 +342,34 @@ describe('technician mission data', () => {
     expect(work.cancellationBlocked).toBe(true);
   });
 
+  it('keeps what a patch does not send, and counts every device when all are toggled at once', async () => {
+    const lot = await makeLot(techA.technician.id, { count: 6, price: 600 });
+    const [m1] = lot.missionIds as [string];
+    const url = `/api/technician-mission-data/${m1}/${techA.technician.id}`;
+    const slot = { plannedVisitDate: '2026-12-09', visitWindow: 'range', visitStartTime: '09:15', visitEndTime: '10:45' };
+    expect((await as(ctx.app, cookieA)({ method: 'PATCH', url, payload: { ...slot, technicianComments: 'Badge à l’accueil' } })).statusCode).toBe(200);
+    const toggled = await toggle(cookieA, m1, techA.technician.id, true);
+    expect(toggled.json()).toMatchObject({ ...slot, plannedVisitDate: '2026-12-09T12:00:00.000Z', isCompleted: true, technicianComments: 'Badge à l’accueil' });
+    const commented = await as(ctx.app, cookieA)({ method: 'PATCH', url, payload: { technicianComments: 'Fait' } });
+    expect(commented.json()).toMatchObject({ visitWindow: 'range', visitStartTime: '09:15', isCompleted: true, technicianComments: 'Fait' });
+    // A window alone keeps the saved date and takes its fixed hours.
+    const morning = await as(ctx.app, cookieA)({ method: 'PATCH', url, payload: { visitWindow: 'morning' } });
+    expect(morning.json()).toMatchObject({ plannedVisitDate: '2026-12-09T12:00:00.000Z', visitWindow: 'morning', visitStartTime: '08:00', visitEndTime: '12:00' });
+    // The lot's screen, read twice (kept by the read cache), then every device toggled at once.
+    const work = () => as(ctx.app, cookieA)({ method: 'GET', url: `/api/applications/${lot.applicationId}/work` });
+    expect((await work()).json().lot.defibrillatorsDone).toBe(1);
+    expect((await work()).json().lot.defibrillatorsDone).toBe(1);
+    const answers = await Promise.all(lot.missionIds.map((missionId) => toggle(cookieA, missionId, techA.technician.id, true)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(lot.missionIds.map(() => 200));
+    expect(await lotFigures(lot.lotId)).toMatchObject({ sum: 6, done: 6, perDefib: 10000 });
+    // Read right after the writes: the read cache knows what the database function wrote (change-tracker FUNCTION_WRITES).
+    expect((await work()).json().lot.defibrillatorsDone).toBe(6);
+    expect(await invoiceOf(lot.lotId, techA.technician.id)).toEqual({ status: 'Mission à terminer', validated: 60000, progression: '6/6' });
+    const undone = await Promise.all(lot.missionIds.slice(0, 4).map((missionId) => toggle(cookieA, missionId, techA.technician.id, false)));
+    expect(undone.map((answer) => answer.json().isCompleted)).toEqual([false, false, false, false]);
+    expect(await invoiceOf(lot.lotId, techA.technician.id)).toMatchObject({ validated: 20000, progression: '2/6' });
+  });
+
   it('saves a visit date (as that calendar day) and a comment; reads one record and the list', async () => {
     const lot = await makeLot(techA.technician.id, { count: 2 });
     const [m1] = lot.missionIds as [string];

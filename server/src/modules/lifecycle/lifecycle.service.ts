@@ -78,57 +78,13 @@ export async function recomputeBatchFigures(
 }
 
 /**
- * recomputeBatchFigures in one statement (docs/decisions/033 and 046). `lot` reads the lot (its price, status and frozen
- * figures), its recruited technician (none for the system lot), its missions and those the technician has done.
- * Unless the lot is completed (its figures stay frozen), `figures` derives the count per device (the price shared,
- * rounded half up like proRataCents), the lot is written and so is its technician's open invoice (« Mission à
- * terminer »: the validated amount pro rata of the devices done, the progression « done/total »). The answer is the
- * lot's figures after the change. Both updates and the read see the statement's one snapshot: the caller holds the
- * lot's lock, and the progress it just wrote is visible to the statement.
+ * recomputeBatchFigures in one statement (docs/decisions/033 and 046), kept in the database since migration 0051 so
+ * that a device's progress runs it in the same call (decision 070): it reads the lot, its recruit, its missions and
+ * those done, writes the lot's figures and its recruit's open invoice unless the lot is completed, and answers the
+ * figures. The caller holds the lot's lock.
  */
 const batchFiguresStatement = (tx: DbOrTx) =>
-  preparedSql<BatchFigures & Record<string, number>>(tx, 'lot-figures', () => {
-    const recruited = sql.join(RECRUITED.map((status) => sql`${status}`), sql`, `);
-    return sql`
-      with lot as (
-        select b.id, b.price_cents, b.status, b.is_system, b.defibrillators_sum, b.defibrillators_done, b.amount_per_defib_cents,
-          r.technician_id,
-          case when b.status = 'completed' then 0 else (select count(*)::int from missions m where m.batch_id = b.id) end as total,
-          case when b.status = 'completed' or r.technician_id is null then 0 else (
-            select count(*)::int from missions m
-            where m.batch_id = b.id and exists (
-              select 1 from technician_mission_data d where d.mission_id = m.id and d.technician_id = r.technician_id and d.is_completed
-            )
-          ) end as done
-        from mission_batches b
-        left join lateral (
-          select a.technician_id from applications a where a.batch_id = b.id and a.status in (${recruited}) and not b.is_system limit 1
-        ) r on true
-        where b.id = ${sql.placeholder('batchId')}
-      ),
-      figures as (
-        select id, price_cents, technician_id, total, done,
-          case when is_system or total = 0 then 0 else round(price_cents::numeric / total)::int end as per_defib
-        from lot where status <> 'completed'
-      ),
-      lot_written as (
-        update mission_batches b
-        set defibrillators_sum = f.total, defibrillators_done = f.done, amount_per_defib_cents = f.per_defib, updated_at = clock_timestamp()
-        from figures f where b.id = f.id
-      ),
-      invoice_written as (
-        update invoices i
-        set validated_amount_cents = case when f.total > 0 then round(f.price_cents::numeric * f.done / f.total)::int else 0 end,
-          progression = f.done || '/' || f.total,
-          batch_price_cents = f.price_cents, initial_amount_cents = f.price_cents, amount_cents = f.price_cents,
-          updated_at = clock_timestamp()
-        from figures f
-        where i.batch_id = f.id and i.technician_id = f.technician_id and i.status = 'Mission à terminer'
-      )
-      select coalesce(f.total, l.defibrillators_sum) as "defibrillatorsSum", coalesce(f.done, l.defibrillators_done) as "defibrillatorsDone",
-        coalesce(f.per_defib, l.amount_per_defib_cents) as "amountPerDefibCents"
-      from lot l left join figures f on f.id = l.id`;
-  });
+  preparedSql<BatchFigures & Record<string, number>>(tx, 'lot-figures', () => sql`select * from maillon_recompute_batch_figures(${sql.placeholder('batchId')})`);
 
 async function lockApplication(tx: DbOrTx, applicationId: string) {
   const result = await tx.execute<{ id: string }>(sql`select id from applications where id = ${applicationId} for update`);
