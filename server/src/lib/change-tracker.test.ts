@@ -46,6 +46,7 @@ describe('writtenTables', () => {
     expect(progress).toEqual(expect.arrayContaining(['technician_mission_data', 'mission_batches', 'invoices', 'row_counts', 'lot_parts_kept', 'lot_markers']));
     expect(writtenTables('select * from maillon_recompute_batch_figures($1)')).toEqual(expect.arrayContaining(['mission_batches', 'invoices', 'lot_sites']));
     expect(writtenTables('select maillon_fold_due_devices() as folded')).toEqual(['row_counts']);
+    expect(writtenTables('select * from maillon_save_lot_comment($1, $2, $3, $4)')).toContain('comments');
     expect(writtenTables('select maillon_json_time(created_at) from invoices')).toEqual([]);
   });
 

@@ -482,10 +482,6 @@ export async function saveDeviceProgress(
   };
 }
 
-export async function lockApplicationRow(tx: DbOrTx, applicationId: string): Promise<void> {
-  await tx.execute(sql`select id from applications where id = ${applicationId} for update`);
-}
-
 /** Stores the technician's route order in one statement; the positions of the other devices are cleared. */
 export async function saveRouteOrder(
   tx: DbOrTx,
@@ -508,35 +504,20 @@ export async function saveRouteOrder(
   }
 }
 
-export async function insertLotComment(
-  tx: DbOrTx,
-  values: { batchId: string; technicianId: string; authorRole: 'admin' | 'technician'; content: string },
-) {
-  const [row] = await tx.insert(comments).values(values).returning({ id: comments.id, content: comments.content, createdAt: comments.createdAt });
-  return row!;
-}
-
 /**
- * Rewrites the technician's latest comment on the lot (the one findTechnicianLotComment reads) in one statement; null
- * when there is none yet.
+ * The technician's comment on a lot saved in one call (migration 0052, decision 070): the application locked, its latest
+ * technician comment on the lot rewritten or one written; an empty text removes them (answered with no time).
  */
-export async function updateTechnicianLotComment(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }, content: string) {
-  const latest = tx
-    .select({ id: comments.id })
-    .from(comments)
-    .where(technicianCommentsOnLot({ batchId, technicianId }))
-    .orderBy(desc(comments.createdAt))
-    .limit(1);
-  const [row] = await tx
-    .update(comments)
-    .set({ content, createdAt: new Date() })
-    .where(eq(comments.id, latest))
-    .returning({ id: comments.id, content: comments.content, createdAt: comments.createdAt });
-  return row ?? null;
-}
-
-export async function deleteTechnicianLotComments(tx: DbOrTx, { batchId, technicianId }: { batchId: string; technicianId: string }) {
-  await tx
-    .delete(comments)
-    .where(technicianCommentsOnLot({ batchId, technicianId }));
+export async function saveTechnicianLotComment(
+  db: DbOrTx,
+  { applicationId, batchId, technicianId, content }: { applicationId: string; batchId: string; technicianId: string; content: string },
+): Promise<{ content: string; updatedAt: string | null }> {
+  const statement = preparedSql<{ savedContent: string; savedAt: string | null }>(
+    db,
+    'lot-comment-save',
+    () =>
+      sql`select * from maillon_save_lot_comment(${sql.placeholder('applicationId')}, ${sql.placeholder('batchId')}, ${sql.placeholder('technicianId')}, ${sql.placeholder('content')})`,
+  );
+  const [row] = (await statement.execute({ applicationId, batchId, technicianId, content })).rows;
+  return { content: row!.savedContent, updatedAt: row!.savedAt };
 }

@@ -363,18 +363,8 @@ export async function saveTechnicianLotComment(
   { auth, applicationId, content }: { auth: AuthContext; applicationId: string; content: string },
 ): Promise<TechnicianLotComment> {
   const application = await loadWorkApplication(db, auth, applicationId);
-  const ids = { batchId: application.batchId, technicianId: application.technicianId };
-  return db.transaction(async (tx) => {
-    // Serialised per application so concurrent autosaves never leave two rows.
-    await repo.lockApplicationRow(tx, applicationId);
-    const text = content.trim();
-    if (!text) {
-      await repo.deleteTechnicianLotComments(tx, ids);
-      return { content: '', updatedAt: null };
-    }
-    const row = (await repo.updateTechnicianLotComment(tx, ids, text)) ?? (await repo.insertLotComment(tx, { ...ids, authorRole: 'technician', content: text }));
-    return { content: row.content, updatedAt: row.createdAt.toISOString() };
-  });
+  // One call: the application locked, so that autosaves sent together never leave two comments (decision 070).
+  return repo.saveTechnicianLotComment(db, { applicationId, batchId: application.batchId, technicianId: application.technicianId, content: content.trim() });
 }
 
 const parisDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);

@@ -696,6 +696,16 @@ describe('technician comment for the admin', () => {
     expect(work.adminMessages.map((m) => m.content)).toEqual(['Message admin']);
     await as(ctx.app, cookieA)({ method: 'PUT', url, payload: { content: '  ' } });
     expect(await ctx.db.select({ role: comments.authorRole }).from(comments).where(eq(comments.batchId, lot.lotId))).toEqual([{ role: 'admin' }]);
+    // The first autosaves of a lot, sent together, write one comment too: each waits for the one before it.
+    const fresh = await makeLot(techA.technician.id, { count: 1 });
+    const freshUrl = `/api/applications/${fresh.applicationId}/technician-comment`;
+    const firsts = await Promise.all(['A', 'Ac', 'Accès'].map((content) => as(ctx.app, cookieA)({ method: 'PUT', url: freshUrl, payload: { content } })));
+    expect(firsts.map((r) => [r.statusCode, typeof r.json().updatedAt])).toEqual([
+      [200, 'string'],
+      [200, 'string'],
+      [200, 'string'],
+    ]);
+    expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.batchId, fresh.lotId))).toHaveLength(1);
   });
 
   it('is refused to others and checks the length', async () => {
