@@ -47,6 +47,7 @@ describe('writtenTables', () => {
     expect(writtenTables('select * from maillon_recompute_batch_figures($1)')).toEqual(expect.arrayContaining(['mission_batches', 'invoices', 'lot_sites']));
     expect(writtenTables('select maillon_fold_due_devices() as folded')).toEqual(['row_counts']);
     expect(writtenTables('select * from maillon_save_lot_comment($1, $2, $3, $4)')).toContain('comments');
+    expect(writtenTables('select * from maillon_apply($1, $2::uuid, $3::uuid, $4)')).toEqual(['applications', 'row_counts', 'mission_batches']);
     expect(writtenTables('select maillon_json_time(created_at) from invoices')).toEqual([]);
   });
 

@@ -204,10 +204,11 @@ export const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * The database functions the app calls in a statement of its own (`select … from maillon_…(…)`), and the tables they
- * write: the statement's text names none of them (migrations 0023, 0051 and 0052, decision 070). The triggers of those
+ * write: the statement's text names none of them (migrations 0023 and 0051–0053, decision 070). The triggers of those
  * tables follow, as for a write the text names.
  */
 export const FUNCTION_WRITES: Readonly<Record<string, readonly string[]>> = {
+  maillon_apply: ['applications'],
   maillon_fold_due_devices: ['row_counts'],
   maillon_recompute_batch_figures: ['mission_batches', 'invoices'],
   maillon_save_device_progress: ['technician_mission_data', 'mission_batches', 'invoices'],

@@ -2,16 +2,13 @@ import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { APPLICATION_PILL_STATUSES, APPLICATION_PILLS, type ApplicationPill, type ApplicationStatus } from '@maillon/common/enums';
 import type { Application, ApplicationPillCounts, TreatedDevice } from '@maillon/common/schemas/applications';
-import type { Db, Tx } from '../../db/client';
+import type { Db } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { eurosSql, jsonRowSql, literalLimit, PART_SEPARATOR, pageShape, pageTotal, windowTotal } from '../../lib/pagination';
 import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
-import { RECRUITED } from '../lifecycle/lifecycle.service';
 import { sortedModels } from '../mission-batches/mission-batches.service';
 import { preparedQuery, preparedSql } from '../../db/prepared-queries';
-
-type ApplicationRow = typeof applications.$inferSelect;
 
 export const MESSAGES = {
   accountPending: 'Compte en attente de validation : vous pourrez postuler dès que votre compte sera validé',
@@ -25,110 +22,71 @@ export const MESSAGES = {
   alreadyAppliedMission: 'Vous avez déjà postulé à cette mission',
 } as const;
 
-function toApplication(row: Pick<ApplicationRow, 'id' | 'batchId' | 'missionId' | 'technicianId' | 'status' | 'appliedAt' | 'adminComment'>): Application {
-  return {
-    id: row.id,
-    batchId: row.batchId,
-    missionId: row.missionId,
-    technicianId: row.technicianId,
-    status: row.status as ApplicationStatus,
-    appliedAt: row.appliedAt?.toISOString() ?? null,
-    adminComment: row.adminComment,
-  };
-}
-
-/** The lot an application goes to, as locked by lockLot (null: no such lot). */
-type LockedLot = { visibility: string; status: string; isSystem: boolean } | null;
+type ApplyOutcome =
+  | 'created'
+  | 'technician-not-found'
+  | 'account-pending'
+  | 'account-inactive'
+  | 'training-incomplete'
+  | 'mission-not-found'
+  | 'lot-not-found'
+  | 'lot-completed'
+  | 'already-applied'
+  | 'already-assigned';
 
 /**
- * Locks the lot row (applications to one lot are serialised) and reads what decides whether it is open, in one
- * statement. The checks that read other rows run in the next statement, after the lock: under READ COMMITTED its new
- * snapshot sees what a previous holder of the lock committed (an application, a recruit), which this statement's
- * snapshot, taken before waiting for the lock, might not (docs/decisions/030).
+ * An application saved in one call (maillon_apply, migration 0053, decision 070): the lot locked, then the checks of
+ * decisions.md §4 read after the lock (an active technician who has viewed every current training module, an open
+ * lot, no earlier application, no recruit), and the row written only if all pass. The first refusal becomes its
+ * French message here.
  */
-async function lockLot(tx: Tx, batchId: string | null): Promise<LockedLot> {
-  if (!batchId) return null;
-  const result = await preparedSql<{ visibility: string; status: string; is_system: boolean }>(tx, 'application-lock-lot', () =>
-    sql`select visibility, status, is_system from mission_batches where id = ${sql.placeholder('batchId')} for update`,
-  ).execute({ batchId });
-  const lot = result.rows[0];
-  return lot ? { visibility: lot.visibility, status: lot.status, isSystem: lot.is_system } : null;
-}
-
-interface ApplicationChecks {
-  /** The technician's status; null when there is no such technician. */
-  status: string | null;
-  /** Training modules the technician has not viewed yet. */
-  unread: number;
-  /** The technician already applied (to this lot, or to this mission). */
-  applied: boolean;
-  /** A technician is recruited on the lot. */
-  recruited: boolean;
-}
-
-/**
- * Everything else an application is checked against, read in one statement after the lot's lock: the technician's
- * status and unread training (decisions.md §4: only an active technician who has viewed every current training module
- * may apply), an earlier application, a recruit on the lot.
- */
-async function readApplicationChecks(
-  tx: Tx,
-  target: { technicianId: string; batchId: string | null } & ({ missionId: string } | { missionId?: undefined }),
-): Promise<ApplicationChecks> {
-  const byMission = target.missionId !== undefined;
-  const result = await preparedSql<{ status: string | null; unread: number; applied: boolean; recruited: boolean }>(
-    tx,
-    `application-checks ${byMission ? 'mission' : 'lot'}`,
-    () => {
-      const technician = sql.placeholder('technicianId');
-      const batch = sql.placeholder('batchId');
-      const earlier = byMission ? sql`mission_id = ${sql.placeholder('missionId')}` : sql`batch_id = ${batch}`;
-      const recruited = sql.join(RECRUITED.map((status) => sql`${status}`), sql`, `);
-      return sql`
-        select (select status from technicians where id = ${technician}) as status,
-          (select count(*)::int from learning_resources lr
-            where not exists (select 1 from resource_views rv where rv.resource_id = lr.id and rv.technician_id = ${technician})) as unread,
-          exists (select 1 from applications where ${earlier} and technician_id = ${technician}) as applied,
-          exists (select 1 from applications where batch_id = ${batch} and status in (${recruited})) as recruited`;
-    },
-  ).execute({ technicianId: target.technicianId, batchId: target.batchId, ...(byMission ? { missionId: target.missionId } : {}) });
+async function apply(
+  db: Db,
+  target: { technicianId: string; status: string } & ({ batchId: string; missionId?: undefined } | { missionId: string; batchId?: undefined }),
+): Promise<Application> {
+  const result = await preparedSql<{ outcome: ApplyOutcome; id: string | null; batchId: string | null; missionId: string | null; appliedAt: string | null }>(
+    db,
+    'application-apply',
+    () =>
+      sql`select * from maillon_apply(${sql.placeholder('technicianId')}, ${sql.placeholder('batchId')}::uuid, ${sql.placeholder('missionId')}::uuid, ${sql.placeholder('status')})`,
+  ).execute({ technicianId: target.technicianId, batchId: target.batchId ?? null, missionId: target.missionId ?? null, status: target.status });
   const row = result.rows[0]!;
-  return { status: row.status, unread: Number(row.unread), applied: row.applied, recruited: row.recruited };
-}
-
-/** The technician's refusals first (not found, pending, inactive, training), as before any lot is looked at. */
-function assertTechnicianMayApply(checks: ApplicationChecks): void {
-  if (checks.status === null) throw new AppError('NOT_FOUND', 'Technicien introuvable');
-  if (checks.status === 'pending') throw new AppError('FORBIDDEN', MESSAGES.accountPending);
-  if (checks.status !== 'active') throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
-  if (checks.unread > 0) throw new AppError('FORBIDDEN', MESSAGES.trainingIncomplete);
-}
-
-/** Open: visible, not the system lot (otherwise 404: technicians never see them), not completed. */
-function assertLotOpen(lot: LockedLot): void {
-  if (!lot || lot.visibility !== 'visible' || lot.isSystem) throw new AppError('NOT_FOUND', MESSAGES.lotNotFound);
-  if (lot.status === 'completed') throw new AppError('INVALID_TRANSITION', MESSAGES.lotCompleted);
+  const byMission = target.missionId !== undefined;
+  switch (row.outcome) {
+    case 'created':
+      return {
+        id: row.id!,
+        batchId: row.batchId,
+        missionId: row.missionId,
+        technicianId: target.technicianId,
+        status: target.status as ApplicationStatus,
+        appliedAt: row.appliedAt,
+        adminComment: null,
+      };
+    case 'technician-not-found':
+      throw new AppError('NOT_FOUND', 'Technicien introuvable');
+    case 'account-pending':
+      throw new AppError('FORBIDDEN', MESSAGES.accountPending);
+    case 'account-inactive':
+      throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
+    case 'training-incomplete':
+      throw new AppError('FORBIDDEN', MESSAGES.trainingIncomplete);
+    case 'mission-not-found':
+      throw new AppError('NOT_FOUND', MESSAGES.missionNotFound);
+    case 'lot-not-found':
+      throw new AppError('NOT_FOUND', MESSAGES.lotNotFound);
+    case 'lot-completed':
+      throw new AppError('INVALID_TRANSITION', MESSAGES.lotCompleted);
+    case 'already-applied':
+      throw new AppError('ALREADY_EXISTS', byMission ? MESSAGES.alreadyAppliedMission : MESSAGES.alreadyApplied);
+    case 'already-assigned':
+      throw new AppError('ALREADY_ASSIGNED', MESSAGES.alreadyAssigned);
+  }
 }
 
 /** POST /api/applications/batch: one application per technician and lot, status "En attente". */
 export async function applyToBatch(db: Db, { batchId, technicianId }: { batchId: string; technicianId: string }): Promise<Application> {
-  return db.transaction(async (tx) => {
-    // Three statements before the insert (were six): each round trip waits its turn on a busy server.
-    const lot = await lockLot(tx, batchId);
-    const checks = await readApplicationChecks(tx, { technicianId, batchId });
-    assertTechnicianMayApply(checks);
-    assertLotOpen(lot);
-    if (checks.applied) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyApplied);
-    if (checks.recruited) throw new AppError('ALREADY_ASSIGNED', MESSAGES.alreadyAssigned);
-    // The unique (technician, lot) constraint is the last guard if two requests slip past the checks.
-    const [created] = await tx
-      .insert(applications)
-      .values({ batchId, technicianId, status: 'En attente' })
-      .onConflictDoNothing()
-      .returning();
-    if (!created) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyApplied);
-    return toApplication(created);
-  });
+  return apply(db, { batchId, technicianId, status: 'En attente' });
 }
 
 /** POST /api/applications: single-mission variant, same rules, applied to the mission's lot. */
@@ -136,21 +94,7 @@ export async function applyToMission(
   db: Db,
   { missionId, technicianId, status }: { missionId: string; technicianId: string; status: 'pending' | 'En attente' },
 ): Promise<Application> {
-  return db.transaction(async (tx) => {
-    const [mission] = await tx.select({ batchId: missions.batchId, status: missions.status }).from(missions).where(eq(missions.id, missionId)).limit(1);
-    const batchId = mission?.batchId ?? null;
-    const lot = await lockLot(tx, batchId);
-    const checks = await readApplicationChecks(tx, { technicianId, batchId, missionId });
-    assertTechnicianMayApply(checks);
-    if (!mission || !batchId) throw new AppError('NOT_FOUND', MESSAGES.missionNotFound);
-    assertLotOpen(lot);
-    if (mission.status === 'completed' || mission.status === 'cancelled') throw new AppError('INVALID_TRANSITION', MESSAGES.lotCompleted);
-    if (checks.applied) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyAppliedMission);
-    if (checks.recruited) throw new AppError('ALREADY_ASSIGNED', MESSAGES.alreadyAssigned);
-    const [created] = await tx.insert(applications).values({ missionId, technicianId, status }).onConflictDoNothing().returning();
-    if (!created) throw new AppError('ALREADY_EXISTS', MESSAGES.alreadyAppliedMission);
-    return toApplication(created);
-  });
+  return apply(db, { missionId, technicianId, status });
 }
 
 /** Statuses behind a filter value: a pill groups several (Annulé under Refusé), any other value is one status. */

@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { centsToEuros } from '@maillon/common/format';
 import { applicationLotSchema, applicationSchema, technicianApplicationSchema, treatedDeviceSchema } from '@maillon/common/schemas/applications';
-import { applications, learningResources, missionBatches, missions, resourceViews, technicianMissionData } from '../../db/schema';
+import { applications, learningResources, missionBatches, missions, resourceViews, technicianMissionData, technicians } from '../../db/schema';
 import { finishApplication, recruitApplication, saveMissionProgress } from '../lifecycle/lifecycle.service';
 import { as, countRows, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 import { isoTime, lotDescription } from '../../../test/lot-json';
@@ -127,6 +127,20 @@ describe('POST /api/applications/batch', () => {
     expect(await countRows(ctx.db, 'applications')).toBe(before);
   });
 
+  it('refuses a deactivated account: its session ends (401), and the database refuses it too, writing nothing', async () => {
+    const { technician, cookie } = await trainedTechnician();
+    const { lot } = await createLot();
+    await ctx.db.update(technicians).set({ status: 'inactive' }).where(eq(technicians.id, technician.id));
+    const before = await countRows(ctx.db, 'applications');
+    expect((await apply(cookie, { batchId: lot.id, technicianId: technician.id })).statusCode).toBe(401);
+    // maillon_apply checks the account itself (decision 070), whoever calls it.
+    const outcome = async (technicianId: string) =>
+      (await ctx.db.execute<{ outcome: string }>(sql`select outcome from maillon_apply(${technicianId}, ${lot.id}::uuid, null, 'En attente')`)).rows[0]!.outcome;
+    expect(await outcome(technician.id)).toBe('account-inactive');
+    expect(await outcome('00000000-0000-4000-8000-000000000000')).toBe('technician-not-found');
+    expect(await countRows(ctx.db, 'applications')).toBe(before);
+  });
+
   it('20 parallel applications of one technician to one lot create exactly one', async () => {
     const { technician, cookie } = await trainedTechnician();
     const { lot } = await createLot();
@@ -165,10 +179,28 @@ describe('POST /api/applications (single mission)', () => {
     expect((await post(cookie, { missionId: invisible.missionIds[0], technicianId: technician.id })).statusCode).toBe(404);
     expect((await post(cookie, { missionId: loose!.id, technicianId: technician.id })).statusCode).toBe(404);
     expect((await post(cookie, { missionId: open.missionIds[0], technicianId: untrained.technician.id })).statusCode).toBe(404);
+    // A mission completed or cancelled, a lot completed or with its technician: 409, each with its reason.
+    const completedLot = await createLot({ status: 'completed' });
+    const assigned = await createLot();
+    await ctx.db.insert(applications).values({ batchId: assigned.lot.id, technicianId: untrained.technician.id, status: 'Recruté' });
+    await ctx.db.update(missions).set({ status: 'completed' }).where(eq(missions.id, open.missionIds[0]!));
+    await ctx.db.update(missions).set({ status: 'cancelled' }).where(eq(missions.id, open.missionIds[1]!));
+    for (const [missionId, code, message] of [
+      [open.missionIds[0], 'INVALID_TRANSITION', 'Ce lot est terminé'],
+      [open.missionIds[1], 'INVALID_TRANSITION', 'Ce lot est terminé'],
+      [completedLot.missionIds[0], 'INVALID_TRANSITION', 'Ce lot est terminé'],
+      [assigned.missionIds[0], 'ALREADY_ASSIGNED', 'Déjà assigné'],
+      ['00000000-0000-4000-8000-000000000000', 'NOT_FOUND', 'Mission introuvable'],
+    ] as const) {
+      const refused = await post(cookie, { missionId, technicianId: technician.id });
+      expect([refused.statusCode, refused.json()]).toEqual([code === 'NOT_FOUND' ? 404 : 409, expect.objectContaining({ code, message })]);
+    }
+    const before2 = await countRows(ctx.db, 'applications');
+    expect(before2).toBe(before + 1);
     const bad = await post(cookie, { missionId: 'x', technicianId: technician.id });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Identifiant de mission invalide');
-    expect(await countRows(ctx.db, 'applications')).toBe(before);
+    expect(await countRows(ctx.db, 'applications')).toBe(before2);
   });
 });
 
