@@ -136,7 +136,7 @@ begin
     perform maillon_recompute_batch_figures(v_lot);
   end if;
   outcome := 'saved';
-  "plannedVisitDate" := to_char(v_saved.planned_visit_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  "plannedVisitDate" := maillon_json_time(v_saved.planned_visit_date);
   "visitWindow" := v_saved.visit_window;
   "visitStartTime" := v_saved.visit_start_time;
   "visitEndTime" := v_saved.visit_end_time;
@@ -144,7 +144,7 @@ begin
   "technicianComments" := v_saved.technician_comments;
   "adminComments" := v_saved.admin_comments;
   "routePosition" := v_saved.route_position;
-  "updatedAt" := to_char(v_saved.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  "updatedAt" := maillon_json_time(v_saved.updated_at);
   return next;
 end
 $$;

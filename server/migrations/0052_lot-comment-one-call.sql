@@ -29,7 +29,7 @@ begin
     returning created_at into v_saved_at;
   end if;
   "savedContent" := p_content;
-  "savedAt" := to_char(v_saved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  "savedAt" := maillon_json_time(v_saved_at);
   return next;
 end
 $$;

@@ -73,7 +73,7 @@ begin
   id := v_created.id;
   "batchId" := v_created.batch_id;
   "missionId" := v_created.mission_id;
-  "appliedAt" := to_char(v_created.applied_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  "appliedAt" := maillon_json_time(v_created.applied_at);
   return next;
 end
 $$;

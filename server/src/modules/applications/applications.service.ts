@@ -4,7 +4,7 @@ import { APPLICATION_PILL_STATUSES, APPLICATION_PILLS, type ApplicationPill, typ
 import type { Application, ApplicationPillCounts, TreatedDevice } from '@maillon/common/schemas/applications';
 import type { Db } from '../../db/client';
 import { applications, missionBatches, missions, technicianMissionData } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
+import { AppError, type AppErrorCode } from '../../lib/app-error';
 import { eurosSql, jsonRowSql, literalLimit, PART_SEPARATOR, pageShape, pageTotal, windowTotal } from '../../lib/pagination';
 import { allRowsCountSql, statusAnyCountSql, statusCountSql } from '../../lib/row-counts';
 import { sortedModels } from '../mission-batches/mission-batches.service';
@@ -34,6 +34,19 @@ type ApplyOutcome =
   | 'already-applied'
   | 'already-assigned';
 
+/** Each refusal of maillon_apply, as the service answers it (an application to one mission: alreadyAppliedMission). */
+const APPLY_REFUSALS: Record<Exclude<ApplyOutcome, 'created'>, [AppErrorCode, string]> = {
+  'technician-not-found': ['NOT_FOUND', 'Technicien introuvable'],
+  'account-pending': ['FORBIDDEN', MESSAGES.accountPending],
+  'account-inactive': ['FORBIDDEN', MESSAGES.accountInactive],
+  'training-incomplete': ['FORBIDDEN', MESSAGES.trainingIncomplete],
+  'mission-not-found': ['NOT_FOUND', MESSAGES.missionNotFound],
+  'lot-not-found': ['NOT_FOUND', MESSAGES.lotNotFound],
+  'lot-completed': ['INVALID_TRANSITION', MESSAGES.lotCompleted],
+  'already-applied': ['ALREADY_EXISTS', MESSAGES.alreadyApplied],
+  'already-assigned': ['ALREADY_ASSIGNED', MESSAGES.alreadyAssigned],
+};
+
 /**
  * An application saved in one call (maillon_apply, migration 0053, decision 070): the lot locked, then the checks of
  * decisions.md §4 read after the lock (an active technician who has viewed every current training module, an open
@@ -51,37 +64,19 @@ async function apply(
       sql`select * from maillon_apply(${sql.placeholder('technicianId')}, ${sql.placeholder('batchId')}::uuid, ${sql.placeholder('missionId')}::uuid, ${sql.placeholder('status')})`,
   ).execute({ technicianId: target.technicianId, batchId: target.batchId ?? null, missionId: target.missionId ?? null, status: target.status });
   const row = result.rows[0]!;
-  const byMission = target.missionId !== undefined;
-  switch (row.outcome) {
-    case 'created':
-      return {
-        id: row.id!,
-        batchId: row.batchId,
-        missionId: row.missionId,
-        technicianId: target.technicianId,
-        status: target.status as ApplicationStatus,
-        appliedAt: row.appliedAt,
-        adminComment: null,
-      };
-    case 'technician-not-found':
-      throw new AppError('NOT_FOUND', 'Technicien introuvable');
-    case 'account-pending':
-      throw new AppError('FORBIDDEN', MESSAGES.accountPending);
-    case 'account-inactive':
-      throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
-    case 'training-incomplete':
-      throw new AppError('FORBIDDEN', MESSAGES.trainingIncomplete);
-    case 'mission-not-found':
-      throw new AppError('NOT_FOUND', MESSAGES.missionNotFound);
-    case 'lot-not-found':
-      throw new AppError('NOT_FOUND', MESSAGES.lotNotFound);
-    case 'lot-completed':
-      throw new AppError('INVALID_TRANSITION', MESSAGES.lotCompleted);
-    case 'already-applied':
-      throw new AppError('ALREADY_EXISTS', byMission ? MESSAGES.alreadyAppliedMission : MESSAGES.alreadyApplied);
-    case 'already-assigned':
-      throw new AppError('ALREADY_ASSIGNED', MESSAGES.alreadyAssigned);
+  if (row.outcome !== 'created') {
+    const [code, message] = APPLY_REFUSALS[row.outcome];
+    throw new AppError(code, row.outcome === 'already-applied' && target.missionId !== undefined ? MESSAGES.alreadyAppliedMission : message);
   }
+  return {
+    id: row.id!,
+    batchId: row.batchId,
+    missionId: row.missionId,
+    technicianId: target.technicianId,
+    status: target.status as ApplicationStatus,
+    appliedAt: row.appliedAt,
+    adminComment: null,
+  };
 }
 
 /** POST /api/applications/batch: one application per technician and lot, status "En attente". */
