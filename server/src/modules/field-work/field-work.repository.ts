@@ -428,10 +428,6 @@ export async function lockBatchRow(tx: DbOrTx, batchId: string): Promise<void> {
   await tx.execute(sql`select id from mission_batches where id = ${batchId} for update`);
 }
 
-/**
- * Locks the lot a device belongs to (its mission_batches row) and answers the lot's id; null when the device is unknown
- * or in no lot. The caller reads the device again afterwards: this statement's view of the device predates the lock.
- */
 /** The fields of a device's progress that its recruit writes, as maillon_save_device_progress takes them (absent = kept). */
 export interface DeviceProgressPatch {
   plannedVisitDate?: string | null;

@@ -159,13 +159,10 @@ export async function saveMissionProgress(
   {
     missionId,
     technicianId,
-    batchId,
     patch,
   }: {
     missionId: string;
     technicianId: string;
-    /** The mission's lot when the caller has just read it (spares reading it again). */
-    batchId?: string | null;
     patch: Partial<{
       plannedVisitDate: Date | null;
       visitWindow: string | null;
@@ -183,7 +180,8 @@ export async function saveMissionProgress(
     .onConflictDoUpdate({ target: [technicianMissionData.missionId, technicianMissionData.technicianId], set: { ...patch, updatedAt: new Date() } })
     .returning();
   if (patch.isCompleted !== undefined) {
-    const lotId = batchId !== undefined ? batchId : (await tx.select({ batchId: missions.batchId }).from(missions).where(eq(missions.id, missionId)).limit(1))[0]?.batchId;
+    const [mission] = await tx.select({ batchId: missions.batchId }).from(missions).where(eq(missions.id, missionId)).limit(1);
+    const lotId = mission?.batchId;
     if (lotId) await recomputeBatchFigures(tx, lotId, { geometry: false });
   }
   return row!;
