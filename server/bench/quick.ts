@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       const result = await load(base, connections, duration, requests);
       const perRequest = cpu.stop(result.total);
       const cpuText = perRequest
-        ? `, CPU per request: Node ${perRequest.node.toFixed(2)} ms, PostgreSQL ${perRequest.postgres?.toFixed(2) ?? '?'} ms, client ${result.clientCpu?.toFixed(2) ?? '?'} ms`
+        ? `, CPU per request: Node ${perRequest.node.toFixed(3)} ms, PostgreSQL ${perRequest.postgres?.toFixed(3) ?? '?'} ms, client ${result.clientCpu?.toFixed(2) ?? '?'} ms`
         : '';
       console.log(
         `${endpoint.name}: ${Math.round(result.reqPerSec)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}${cpuText}`,

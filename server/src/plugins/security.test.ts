@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig, testConfig } from '../config';
 import { isDatabaseUnavailable } from './errors';
-import { contentSecurityPolicy } from './security';
+import { contentSecurityPolicy, securityHeaders } from './security';
 import { createAdmin, createTechnician, createTestContext, login, TEST_ORIGIN, TEST_PASSWORD, type TestContext } from '../../test/helpers';
 import { multipartBody, sampleFiles } from '../../test/multipart';
 
@@ -93,6 +93,30 @@ describe('security headers', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers).toMatchObject(POLICY_HEADERS);
     expect(response.headers['content-security-policy']).toBe(csp("img-src 'self' data: blob: https://tiles.example.org"));
+  });
+
+  it('sends them on answers a hook or the validation refuses (401, 403, 400)', async () => {
+    const { technician } = await createTechnician(ctx.db);
+    const cookie = await login(ctx.app, technician.email);
+    const refused = [
+      await ctx.app.inject({ method: 'GET', url: '/api/admin/counts' }),
+      await ctx.app.inject({ method: 'GET', url: '/api/admin/counts', headers: { cookie } }),
+      await ctx.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: TEST_ORIGIN }, payload: { email: 'pas un e-mail' } }),
+    ];
+    expect(refused.map((r) => r.statusCode)).toEqual([401, 403, 400]);
+    for (const response of refused) {
+      expect(response.headers).toMatchObject(POLICY_HEADERS);
+      expect(response.headers['content-security-policy']).toBe(csp("img-src 'self' data: blob: https://tiles.example.org"));
+      expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('computes the headers once, as helmet writes them for our policy', () => {
+    const headers = securityHeaders({ MAP_TILE_URL: undefined, secureCookies: false });
+    expect(headers).toEqual({ ...POLICY_HEADERS, 'content-security-policy': csp("img-src 'self' data: blob:") });
+    expect(Object.isFrozen(headers)).toBe(true);
+    expect(securityHeaders({ MAP_TILE_URL: undefined, secureCookies: true })['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   });
 
   it('keeps the sandbox CSP of a file download (helmet does not overwrite it)', async () => {
