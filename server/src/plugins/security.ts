@@ -29,7 +29,8 @@ export function contentSecurityPolicy(config: Pick<Config, 'MAP_TILE_URL'>): Rec
 /**
  * The headers helmet writes with our policy, computed once when the server starts: none depends on the request (no
  * nonce, no directive computed per request). Running helmet's middleware on every request set each header on the
- * socket's answer one by one, through its chain of eleven middlewares: about 15 µs of a small read's 170 (decision 071).
+ * socket's answer one by one, through its chain of eleven middlewares: 11–13 µs a request on a bare route, against
+ * 4–5 µs for the same headers given to the reply at once (decision 071).
  */
 export function securityHeaders(config: Pick<Config, 'MAP_TILE_URL' | 'secureCookies'>): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
