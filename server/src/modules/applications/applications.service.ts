@@ -22,20 +22,8 @@ export const MESSAGES = {
   alreadyAppliedMission: 'Vous avez déjà postulé à cette mission',
 } as const;
 
-type ApplyOutcome =
-  | 'created'
-  | 'technician-not-found'
-  | 'account-pending'
-  | 'account-inactive'
-  | 'training-incomplete'
-  | 'mission-not-found'
-  | 'lot-not-found'
-  | 'lot-completed'
-  | 'already-applied'
-  | 'already-assigned';
-
 /** Each refusal of maillon_apply, as the service answers it (an application to one mission: alreadyAppliedMission). */
-const APPLY_REFUSALS: Record<Exclude<ApplyOutcome, 'created'>, [AppErrorCode, string]> = {
+const APPLY_REFUSALS = {
   'technician-not-found': ['NOT_FOUND', 'Technicien introuvable'],
   'account-pending': ['FORBIDDEN', MESSAGES.accountPending],
   'account-inactive': ['FORBIDDEN', MESSAGES.accountInactive],
@@ -45,7 +33,10 @@ const APPLY_REFUSALS: Record<Exclude<ApplyOutcome, 'created'>, [AppErrorCode, st
   'lot-completed': ['INVALID_TRANSITION', MESSAGES.lotCompleted],
   'already-applied': ['ALREADY_EXISTS', MESSAGES.alreadyApplied],
   'already-assigned': ['ALREADY_ASSIGNED', MESSAGES.alreadyAssigned],
-};
+} satisfies Record<string, [AppErrorCode, string]>;
+
+/** What maillon_apply answers: the row written, or its first refusal. */
+type ApplyOutcome = 'created' | keyof typeof APPLY_REFUSALS;
 
 /**
  * An application saved in one call (maillon_apply, migration 0053, decision 070): the lot locked, then the checks of
