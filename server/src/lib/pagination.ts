@@ -144,6 +144,9 @@ export function jsonRowSql(fields: Record<string, string>): SQL {
 /** An amount in cents as the answers' euros (centsToEuros), for a JSON row's field: 1050 → 10.5, 1000 → 10. */
 export const eurosSql = (cents: string): string => `trim_scale(${cents}::numeric / 100)`;
 
+/** A constant text as an SQL literal, for a JSON row's field: `'En attente'`. */
+export const textSql = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+
 /** jsonRowSql as SQL text, for a row nested in another's fields (an object inside the object). */
 export function jsonRowText(fields: Record<string, string>): string {
   const columns = Object.entries(fields).map(([key, expression]) => `${expression} as "${key}"`);

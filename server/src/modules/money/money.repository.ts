@@ -1,10 +1,11 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AdminInvoiceFilters, InvoiceChip } from '@maillon/common/schemas/money';
 import type { StoredEInvoice } from '@maillon/common/schemas/e-invoice';
-import { preparedQuery } from '../../db/prepared-queries';
+import { DEFAULT_TRANSFER_REF } from '@maillon/common/constants';
+import { preparedSql } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { eurosSql, jsonRowSql, jsonRowText, literalLimit, pageSql, pageText, pageTotal, searchPageText, whereAll, windowTotal, type SearchPageText } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, jsonRowText, literalLimit, pageShape, pageSql, pageText, searchPageText, textSql, whereAll, type SearchPageText } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 
@@ -110,57 +111,75 @@ export async function findTechnicianForMoney(tx: DbOrTx, technicianId: string) {
 
 /* ------------------------------------------------------------ technician lists ------------------------------------------------------------ */
 
-/** A page's rows without the total they carry (windowTotal), and that total; a page past the end counts with `countAll`. */
-async function withoutTotal<Row extends { total: number }>(rows: Row[], offset: number, countAll: () => Promise<{ n: number }[]>) {
-  const total = await pageTotal(rows, offset, async () => Number((await countAll())[0]?.n ?? 0));
-  return { rows: rows.map(({ total: _total, ...row }) => row), total };
-}
+/** An invoice `i` as toTechnicianInvoice answers it (technicianInvoiceSchema): the amounts in euros, the times as `toISOString`. */
+const technicianInvoiceFields = {
+  id: 'i.id',
+  batchId: 'i.batch_id',
+  status: 'i.status',
+  missionTitle: 'i.mission_title',
+  description: 'i.description',
+  reference: 'i.reference',
+  progression: 'i.progression',
+  initialAmount: eurosSql('i.initial_amount_cents'),
+  amount: eurosSql('i.amount_cents'),
+  validatedAmount: eurosSql('i.validated_amount_cents'),
+  batchPrice: eurosSql('i.batch_price_cents'),
+  invoiceDate: 'maillon_json_time(i.invoice_date)',
+  dueDate: 'maillon_json_time(i.due_date)',
+  paidDate: 'maillon_json_time(i.paid_date)',
+  createdAt: 'maillon_json_time(i.created_at)',
+};
 
 /**
- * A technician's invoices, most recent first, and their number: one statement, the page with the total each of its
- * rows carries (a page past the end counts on its own), built once per database with its values as placeholders
- * (db/prepared-queries.ts), a read every technician's « Mes revenus » tab makes.
+ * A transfer `tr` as toTechnicianTransfer answers it (technicianTransferSchema): a transfer without its bank reference
+ * yet shows DEFAULT_TRANSFER_REF, and `missionTitle` is its invoice's (`i`, left joined).
  */
-export async function listTechnicianInvoices(tx: DbOrTx, technicianId: string, page: { limit: number; offset: number }) {
-  const where = eq(invoices.technicianId, sql.placeholder('technicianId'));
-  const pageQuery = preparedQuery(tx, 'technician-invoices', () =>
-    tx
-      .select({ ...invoiceColumns, total: windowTotal() })
-      .from(invoices)
-      .where(where)
-      .orderBy(desc(invoices.createdAt), desc(invoices.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare('maillon_technician_invoices'),
-  );
-  const rows = await pageQuery.execute({ technicianId, ...page });
-  return withoutTotal(rows, page.offset, () =>
-    preparedQuery(tx, 'technician-invoices-total', () =>
-      tx.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where).prepare('maillon_technician_invoices_total'),
-    ).execute({ technicianId }),
-  );
+const technicianTransferJsonSql = jsonRowSql({
+  id: 'tr.id',
+  invoiceId: 'tr.invoice_id',
+  status: 'tr.status',
+  invoiceRef: 'tr.invoice_ref',
+  transferRef: `coalesce(nullif(tr.transfer_ref, ''), ${textSql(DEFAULT_TRANSFER_REF)})`,
+  bankAccountLast4: 'tr.bank_account_last4',
+  amount: eurosSql('tr.amount_cents'),
+  transferDate: 'maillon_json_time(tr.transfer_date)',
+  missionTitle: 'i.mission_title',
+  createdAt: 'maillon_json_time(tr.created_at)',
+});
+
+/**
+ * A technician's page of `table` (`invoices` or `transfers`), most recent first, and its number, in one statement
+ * rendered once per page size (preparedSql): the page as the JSON text the route sends (decision 072), its rows written
+ * by `rowJson` from the page's row `alias` (and what `joins` adds). The count reads the technician's rows on
+ * `<table>_technician_idx`; a technician has a few dozen.
+ */
+async function technicianPageText(
+  db: DbOrTx,
+  { table, alias, rowJson, joins, technicianId, page }: { table: 'invoices' | 'transfers'; alias: string; rowJson: SQL; joins: SQL; technicianId: string; page: { limit: number; offset: number } },
+): Promise<SearchPageText> {
+  const { rows } = await preparedSql<{ total: number; json: string }>(db, `technician-${table}-json-${pageShape(page)}`, () => {
+    const name = sql.raw(table);
+    const row = sql.raw(alias);
+    const technician = sql.placeholder('technicianId');
+    return sql`
+      select (select count(*)::int from ${name} where technician_id = ${technician}) as total,
+        coalesce((select json_agg(${rowJson} order by ${row}.created_at desc, ${row}.id desc)
+          from (select * from ${name} where technician_id = ${technician} order by created_at desc, id desc ${pageSql(page.limit, page.offset, sql.placeholder('offset'))}) ${row}
+          ${joins}), '[]')::text as json`;
+  }).execute({ technicianId, offset: page.offset });
+  const row = rows[0]!;
+  return { json: row.json, total: Number(row.total), capped: false };
 }
 
-/** A technician's transfers, most recent first, and their number (one statement built once, as listTechnicianInvoices). */
-export async function listTechnicianTransfers(tx: DbOrTx, technicianId: string, page: { limit: number; offset: number }) {
-  const where = eq(transfers.technicianId, sql.placeholder('technicianId'));
-  const pageQuery = preparedQuery(tx, 'technician-transfers', () =>
-    tx
-      .select({ ...transferColumns, missionTitle: invoices.missionTitle, total: windowTotal() })
-      .from(transfers)
-      .leftJoin(invoices, eq(invoices.id, transfers.invoiceId))
-      .where(where)
-      .orderBy(desc(transfers.createdAt), desc(transfers.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare('maillon_technician_transfers'),
-  );
-  const rows = await pageQuery.execute({ technicianId, ...page });
-  return withoutTotal(rows, page.offset, () =>
-    preparedQuery(tx, 'technician-transfers-total', () =>
-      tx.select({ n: sql<number>`count(*)::int` }).from(transfers).where(where).prepare('maillon_technician_transfers_total'),
-    ).execute({ technicianId }),
-  );
+/** A technician's invoices (« Mes revenus »), most recent first, and their number: technicianPageText. */
+export async function listTechnicianInvoicesText(db: DbOrTx, technicianId: string, page: { limit: number; offset: number }): Promise<SearchPageText> {
+  return technicianPageText(db, { table: 'invoices', alias: 'i', rowJson: jsonRowSql(technicianInvoiceFields), joins: sql``, technicianId, page });
+}
+
+/** A technician's transfers (« Mes virements »), most recent first, each with its invoice's title: technicianPageText. */
+export async function listTechnicianTransfersText(db: DbOrTx, technicianId: string, page: { limit: number; offset: number }): Promise<SearchPageText> {
+  const joins = sql`left join invoices i on i.id = tr.invoice_id`;
+  return technicianPageText(db, { table: 'transfers', alias: 'tr', rowJson: technicianTransferJsonSql, joins, technicianId, page });
 }
 
 /** Spec 01 §4 amounts, in cents, one query. */
@@ -266,21 +285,7 @@ const eInvoiceJson = (e: string) => `case when jsonb_typeof(${e}) = 'object' the
  * of invoiceDisplayStatus. `money.admin-list.test.ts` compares every card with adminInvoiceById's.
  */
 const adminInvoiceJsonSql = jsonRowSql({
-  id: 'i.id',
-  batchId: 'i.batch_id',
-  status: 'i.status',
-  missionTitle: 'i.mission_title',
-  description: 'i.description',
-  reference: 'i.reference',
-  progression: 'i.progression',
-  initialAmount: eurosSql('i.initial_amount_cents'),
-  amount: eurosSql('i.amount_cents'),
-  validatedAmount: eurosSql('i.validated_amount_cents'),
-  batchPrice: eurosSql('i.batch_price_cents'),
-  invoiceDate: 'maillon_json_time(i.invoice_date)',
-  dueDate: 'maillon_json_time(i.due_date)',
-  paidDate: 'maillon_json_time(i.paid_date)',
-  createdAt: 'maillon_json_time(i.created_at)',
+  ...technicianInvoiceFields,
   technicianId: 'i.technician_id',
   technicianName: `trim(i.first_name || ' ' || i.last_name)`,
   companyName: 'i.company_name',

@@ -80,16 +80,8 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'technician-or-admin', cache: true },
       schema: { params: idParams, querystring: z.object(pageQuery), response: { 200: z.array(technicianInvoiceSchema) } },
     },
-    async (request, reply) => {
-      const { items, total } = await money.getTechnicianInvoices({
-        db: app.db,
-        auth: requireAuth(request),
-        technicianId: request.params.id,
-        page: request.query,
-      });
-      setTotal(reply, total);
-      return items;
-    },
+    async (request, reply) =>
+      sendPageText(reply, await money.getTechnicianInvoicesText({ db: app.db, auth: requireAuth(request), technicianId: request.params.id, page: request.query })),
   );
 
   app.get(
@@ -98,16 +90,8 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'technician-or-admin', cache: true },
       schema: { params: idParams, querystring: z.object(pageQuery), response: { 200: z.array(technicianTransferSchema) } },
     },
-    async (request, reply) => {
-      const { items, total } = await money.getTechnicianTransfers({
-        db: app.db,
-        auth: requireAuth(request),
-        technicianId: request.params.id,
-        page: request.query,
-      });
-      setTotal(reply, total);
-      return items;
-    },
+    async (request, reply) =>
+      sendPageText(reply, await money.getTechnicianTransfersText({ db: app.db, auth: requireAuth(request), technicianId: request.params.id, page: request.query })),
   );
 
   app.get(

@@ -48,6 +48,7 @@ type Page = { limit: number; offset: number };
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
+/** An invoice as a submission answers it; the technician's list writes the same in SQL (listTechnicianInvoicesText). */
 function toTechnicianInvoice(row: InvoiceRow): TechnicianInvoice {
   return {
     id: row.id,
@@ -84,6 +85,7 @@ function toTransfer(row: TransferRow): Transfer {
   };
 }
 
+/** A transfer as a submission answers it; the technician's list writes the same in SQL (listTechnicianTransfersText). */
 function toTechnicianTransfer(row: TransferRow & { missionTitle: string | null }): TechnicianTransfer {
   return {
     id: row.id,
@@ -126,16 +128,16 @@ async function findVisibleInvoice(tx: DbOrTx, auth: AuthContext, invoiceId: stri
 
 /* ----------------------------------------------------------------- technician ----------------------------------------------------------------- */
 
-export async function getTechnicianInvoices({ db, auth, technicianId, page }: { db: Db; auth: AuthContext; technicianId: string; page: Page }) {
+/** A technician's invoices, as the JSON text the route sends (decision 072), and their number. */
+export async function getTechnicianInvoicesText({ db, auth, technicianId, page }: { db: Db; auth: AuthContext; technicianId: string; page: Page }): Promise<SearchPageText> {
   assertTechnicianSelf(auth, technicianId);
-  const { rows, total } = await repo.listTechnicianInvoices(db, technicianId, page);
-  return { items: rows.map(toTechnicianInvoice), total };
+  return repo.listTechnicianInvoicesText(db, technicianId, page);
 }
 
-export async function getTechnicianTransfers({ db, auth, technicianId, page }: { db: Db; auth: AuthContext; technicianId: string; page: Page }) {
+/** A technician's transfers, as the JSON text the route sends (decision 072), and their number. */
+export async function getTechnicianTransfersText({ db, auth, technicianId, page }: { db: Db; auth: AuthContext; technicianId: string; page: Page }): Promise<SearchPageText> {
   assertTechnicianSelf(auth, technicianId);
-  const { rows, total } = await repo.listTechnicianTransfers(db, technicianId, page);
-  return { items: rows.map(toTechnicianTransfer), total };
+  return repo.listTechnicianTransfersText(db, technicianId, page);
 }
 
 export async function getRevenueSummary({ db, auth, technicianId }: { db: Db; auth: AuthContext; technicianId: string }) {

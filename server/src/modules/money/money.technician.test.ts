@@ -236,6 +236,71 @@ describe('technician money lifecycle', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('lists written by PostgreSQL equal the submission answers key for key, with euros, dates, text and pages as Node writes them', async () => {
+    const tech = await technicianSession();
+    const api = as(ctx.app, tech.cookie);
+    const { invoiceId } = await invoiceToSubmit(ctx.db, { technicianId: tech.technician.id, validatedCents: 123_456_789, priceCents: 1_050 });
+    const submitted = await submit(tech.cookie, invoiceId, { reference: 'FAC-2026-201', amount_certified: '1234567.89' }, { name: 'facture.pdf', content: await samplePdf() });
+    expect(submitted.statusCode).toBe(201);
+    const answer = submitInvoiceResponseSchema.parse(submitted.json());
+
+    // The same invoice and transfer as the submission answered them (Node's mappers), key for key and in order.
+    const [listed] = technicianInvoiceSchema.strict().array().parse((await api({ method: 'GET', url: `/api/technician/${tech.technician.id}/invoices` })).json());
+    expect(listed).toEqual(answer.invoice);
+    expect(Object.keys(listed!)).toEqual(Object.keys(answer.invoice));
+    expect(listed).toMatchObject({ validatedAmount: 1_234_567.89, batchPrice: 10.5, initialAmount: 10.5, paidDate: null });
+    const [transfer] = technicianTransferSchema.strict().array().parse((await api({ method: 'GET', url: `/api/technician/${tech.technician.id}/transfers` })).json());
+    expect(transfer).toEqual(answer.transfer);
+    expect(Object.keys(transfer!)).toEqual(Object.keys(answer.transfer));
+
+    // Values JSON must escape, a cent, dates with milliseconds, a transfer without its invoice and a blank bank reference.
+    const title = 'Lot « Gare » "quai 2"\nligne\ttab \\ 🚑';
+    const [odd] = await ctx.db
+      .insert(invoices)
+      .values({
+        technicianId: tech.technician.id,
+        missionTitle: title,
+        description: null,
+        status: 'Terminé',
+        amountCents: 1,
+        validatedAmountCents: 0,
+        invoiceDate: new Date('2026-03-01T08:09:10.123Z'),
+        paidDate: new Date('2026-03-02T23:59:59.999Z'),
+        createdAt: new Date(Date.now() + 60_000),
+      })
+      .returning({ id: invoices.id });
+    await ctx.db.insert(transfers).values({ technicianId: tech.technician.id, invoiceId: null, status: 'Refus', invoiceRef: 'SANS-FACTURE', transferRef: '', amountCents: 99, createdAt: new Date(Date.now() + 60_000) });
+    const firstPage = await api({ method: 'GET', url: `/api/technician/${tech.technician.id}/invoices?limit=1` });
+    expect(firstPage.headers['x-total-count']).toBe('2');
+    expect(technicianInvoiceSchema.strict().array().parse(firstPage.json())).toEqual([
+      {
+        id: odd!.id,
+        batchId: null,
+        status: 'Terminé',
+        missionTitle: title,
+        description: null,
+        reference: 'Néant',
+        progression: '0/0',
+        initialAmount: 0,
+        amount: 0.01,
+        validatedAmount: 0,
+        batchPrice: 0,
+        invoiceDate: '2026-03-01T08:09:10.123Z',
+        dueDate: null,
+        paidDate: '2026-03-02T23:59:59.999Z',
+        createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      },
+    ]);
+    const secondPage = await api({ method: 'GET', url: `/api/technician/${tech.technician.id}/invoices?limit=1&offset=1` });
+    expect(secondPage.headers['x-total-count']).toBe('2');
+    expect(secondPage.json()).toEqual([answer.invoice]);
+    const transfersPage = technicianTransferSchema.strict().array().parse((await api({ method: 'GET', url: `/api/technician/${tech.technician.id}/transfers?limit=5` })).json());
+    expect(transfersPage.map((t) => [t.invoiceRef, t.transferRef, t.missionTitle, t.amount])).toEqual([
+      ['SANS-FACTURE', 'En attente', null, 0.99],
+      ['FAC-2026-201', 'En attente', answer.invoice.missionTitle, 1_234_567.89],
+    ]);
+  });
+
   it('lists defaults and an empty state for a new technician', async () => {
     const tech = await technicianSession();
     const api = as(ctx.app, tech.cookie);

@@ -1,20 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parcelListQuerySchema, parcelSchema } from '@maillon/common/schemas/parcels';
-import { setTotal } from '../../lib/pagination';
+import { sendPageText } from '../../lib/pagination';
 import { requireAuth } from '../../plugins/access';
-import { listParcels, receiveParcel } from './parcels.service';
+import { listParcelsText, receiveParcel } from './parcels.service';
 
 /** Technician parcels: list and receive (issue 5). */
 export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/shipments',
     { config: { access: 'technician-or-admin', cache: true }, schema: { querystring: parcelListQuerySchema, response: { 200: z.array(parcelSchema) } } },
-    async (request, reply) => {
-      const { items, total } = await listParcels(app.db, { auth: requireAuth(request), ...request.query });
-      setTotal(reply, total);
-      return items;
-    },
+    async (request, reply) => sendPageText(reply, await listParcelsText(app.db, { auth: requireAuth(request), ...request.query })),
   );
 
   app.patch(

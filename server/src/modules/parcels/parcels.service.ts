@@ -1,11 +1,11 @@
-import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { SHIPMENT_STATUS_LABELS, SHIPMENT_STATUSES, type ShipmentStatus } from '@maillon/common/enums';
 import { RECEIVABLE_SHIPMENT_STATUSES, type Parcel } from '@maillon/common/schemas/parcels';
-import type { Db, DbOrTx } from '../../db/client';
-import { preparedQuery } from '../../db/prepared-queries';
+import type { Db } from '../../db/client';
+import { preparedSql } from '../../db/prepared-queries';
 import { missionBatches, shipments } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { likePattern, pageTotal, windowTotal } from '../../lib/pagination';
+import { jsonRowSql, likePattern, pageShape, pageSql, type SearchPageText } from '../../lib/pagination';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 
@@ -41,6 +41,7 @@ type ParcelRow = {
   deliveredDate: Date | null;
 };
 
+/** A parcel as its reception answers it; the technician's list writes the same in SQL (parcelJsonSql). */
 function toParcel(row: ParcelRow): Parcel {
   return {
     ...row,
@@ -67,43 +68,57 @@ function searchCondition(search: string): SQL | undefined {
   );
 }
 
-/** A technician's parcels with the total each row carries, on the way first, then by shipped date (newest first). */
-function parcelsPage(db: DbOrTx, where: SQL | undefined) {
-  return db
-    .select({ ...parcelColumns, total: windowTotal() })
-    .from(shipments)
-    .leftJoin(missionBatches, eq(missionBatches.id, shipments.batchId))
-    .where(where)
-    .orderBy(
-      sql`case shipments.status when 'in_transit' then 0 when 'draft' then 1 when 'delivered' then 2 else 3 end`,
-      sql`shipments.shipped_date desc nulls last`,
-      desc(shipments.createdAt),
-      desc(shipments.id),
-    );
+/**
+ * A parcel `p` (a shipment with its lot's title as `batch_title`) as toParcel answers it (parcelSchema), written by
+ * PostgreSQL for a page sent as it is (decision 072).
+ */
+const parcelJsonSql = jsonRowSql({
+  id: 'p.id',
+  status: 'p.status',
+  missionId: 'p.mission_id',
+  batchId: 'p.batch_id',
+  missionTitle: 'coalesce(p.mission_title, p.batch_title)',
+  carrier: 'p.carrier',
+  trackingNumber: 'p.tracking_number',
+  destination: 'p.destination',
+  content: 'p.content',
+  shippedDate: 'maillon_json_time(p.shipped_date)',
+  deliveredDate: 'maillon_json_time(p.delivered_date)',
+});
+
+/**
+ * A technician's parcels under `where` (shipments joined with their lot), on the way first, then by shipped date
+ * (newest first), and their number, in one statement: the page as JSON text, its size a literal, its offset `offset`.
+ */
+function parcelsPageSql(where: SQL, page: { limit: number; offset: number }, offset: unknown): SQL {
+  const from = sql`from shipments left join mission_batches on mission_batches.id = shipments.batch_id where ${where}`;
+  return sql`
+    select (select count(*)::int ${from}) as total,
+      coalesce((select json_agg(${parcelJsonSql} order by p.rank, p.shipped_date desc nulls last, p.created_at desc, p.id desc) from (
+        select shipments.*, mission_batches.title as batch_title,
+          case shipments.status when 'in_transit' then 0 when 'draft' then 1 when 'delivered' then 2 else 3 end as rank
+        ${from}
+        order by rank, shipments.shipped_date desc nulls last, shipments.created_at desc, shipments.id desc ${pageSql(page.limit, page.offset, offset)}
+      ) p), '[]')::text as json`;
 }
 
-/** The technician's own parcels, on the way first, then by shipped date (newest first). Paged. */
-export async function listParcels(
+/**
+ * The technician's own parcels, on the way first, then by shipped date (newest first), paged, as the JSON text the
+ * route sends (decision 072). Without a search (the « Colis » tab's read) the statement is rendered once per page size.
+ */
+export async function listParcelsText(
   db: Db,
   { auth, technicianId, search, limit, offset }: { auth: AuthContext; technicianId: string; search?: string | undefined; limit: number; offset: number },
-): Promise<{ items: Parcel[]; total: number }> {
+): Promise<SearchPageText> {
   assertTechnicianSelf(auth, technicianId, 'Technicien introuvable');
-  const where = and(eq(shipments.technicianId, technicianId), search ? searchCondition(search) : undefined);
-  // One statement: the page with the total each of its rows carries (a page past the end counts on its own). Without a
-  // search (the « Colis » tab's read) it is built once, its values as placeholders (db/prepared-queries.ts).
-  const rows = search
-    ? await parcelsPage(db, where).limit(limit).offset(offset)
-    : await preparedQuery(db, 'technician-parcels', () =>
-        parcelsPage(db, eq(shipments.technicianId, sql.placeholder('technicianId')))
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset'))
-          .prepare('maillon_technician_parcels'),
-      ).execute({ technicianId, limit, offset });
-  const total = await pageTotal(rows, offset, async () => {
-    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(shipments).leftJoin(missionBatches, eq(missionBatches.id, shipments.batchId)).where(where);
-    return Number(count?.n ?? 0);
-  });
-  return { items: rows.map(({ total: _total, ...row }) => toParcel(row)), total };
+  const page = { limit, offset };
+  const { rows } = search
+    ? await db.execute<{ total: number; json: string }>(parcelsPageSql(and(eq(shipments.technicianId, technicianId), searchCondition(search))!, page, offset))
+    : await preparedSql<{ total: number; json: string }>(db, `technician-parcels-json-${pageShape(page)}`, () =>
+        parcelsPageSql(eq(shipments.technicianId, sql.placeholder('technicianId')), page, sql.placeholder('offset')),
+      ).execute({ technicianId, offset });
+  const row = rows[0]!;
+  return { json: row.json, total: Number(row.total), capped: false };
 }
 
 /** "Marquer comme reçu": Brouillon / Expédié → delivered with today's date. Own parcels only; idempotent. */

@@ -59,6 +59,31 @@ describe('GET /api/shipments', () => {
     expect(Object.keys(items[0]!)).not.toContain('total');
   });
 
+  it('writes each parcel as its reception answers it (key for key), with text JSON must escape and dates to the millisecond', async () => {
+    const techC = await createTechnician(ctx.db);
+    const cookieC = await login(ctx.app, techC.technician.email);
+    const [lot] = await ctx.db.insert(missionBatches).values({ title: 'Lot "Nord" \\ 🚑' }).returning({ id: missionBatches.id });
+    const content = 'Électrodes « adultes »\nBatterie\tx2';
+    const [delivered, own] = await ctx.db
+      .insert(shipments)
+      .values([
+        { technicianId: techC.technician.id, batchId: lot!.id, status: 'delivered', carrier: 'Colissimo', trackingNumber: null, shippedDate: new Date('2026-10-01T10:00:00.120Z'), deliveredDate: new Date('2026-10-03T23:59:59.999Z'), content },
+        { technicianId: techC.technician.id, batchId: lot!.id, missionTitle: 'Titre propre', status: 'cancelled', destination: null, content: null },
+      ])
+      .returning({ id: shipments.id });
+    const items = z.array(parcelSchema.strict()).parse((await list(cookieC, `technicianId=${techC.technician.id}`)).json());
+    expect(items.map((p) => p.id)).toEqual([delivered!.id, own!.id]);
+    // Receiving a parcel already delivered changes nothing and answers it as Node writes it (toParcel).
+    const received = await as(ctx.app, cookieC)({ method: 'PATCH', url: `/api/shipments/${delivered!.id}/receive` });
+    expect(received.statusCode).toBe(200);
+    expect(items[0]).toEqual(received.json());
+    expect(Object.keys(items[0]!)).toEqual(Object.keys(received.json()));
+    expect(items).toEqual([
+      { id: delivered!.id, status: 'delivered', missionId: null, batchId: lot!.id, missionTitle: 'Lot "Nord" \\ 🚑', carrier: 'Colissimo', trackingNumber: null, destination: null, content, shippedDate: '2026-10-01T10:00:00.120Z', deliveredDate: '2026-10-03T23:59:59.999Z' },
+      { id: own!.id, status: 'cancelled', missionId: null, batchId: lot!.id, missionTitle: 'Titre propre', carrier: 'Mondial Relay', trackingNumber: null, destination: null, content: null, shippedDate: null, deliveredDate: null },
+    ]);
+  });
+
   it('searches mission, status label, carrier, tracking number, destination, content and shipped date', async () => {
     const search = async (text: string) => parcels((await list(cookieA, `technicianId=${techA.technician.id}&search=${encodeURIComponent(text)}`)).json()).map((p) => p.id);
     expect(await search('Paris Est')).toEqual([ids.transit, ids.draft]);
