@@ -170,21 +170,11 @@ function listConditions(filters: DeviceListFilters, limitDay: string): SQL[] {
 }
 
 /**
- * A timestamp as milliseconds since 1970: the SQL has no colon (the bench runs each captured statement with pgbench, which
- * reads `:name` as a variable), and JavaScript's Date of it writes the ISO text of the driver's Date (milliseconds
- * truncated).
- */
-
-/**
  * Static SQL (no parameter) written once as the dialect writes it, columns in snake_case as the client's: a page's
  * statement is then a few chunks for Drizzle to join on each request instead of one per column.
  */
 const rendered = (query: SQL) => sql.raw(new PgDialect({ casing: 'snake_case' }).sqlToQuery(query).sql);
 
-/**
- * The columns of deviceColumns under their own names (dates as PostgreSQL writes them in JSON, YYYY-MM-DD, as the
- * driver reads them; timestamps as toISOString writes them), so a page's JSON objects are DeviceRow values.
- */
 /**
  * A device's columns as the list's JSON names them, the values toDevice gives: the times as `toISOString`
  * (maillon_json_time), the days as PostgreSQL writes a date (YYYY-MM-DD, as the query builder reads it), without the
@@ -202,7 +192,6 @@ const deviceJsonColumns = rendered(
 );
 const nextDueSql = rendered(nextDueExpression);
 const pageOrder = rendered(sql`${nextDueExpression} asc nulls last, ${devices.serialKey} asc`);
-
 
 /**
  * One page of the registry, soonest due first, and its total. The page walks devices_next_due_idx (the same expression,

@@ -247,7 +247,6 @@ export async function findAdminInvoiceRow(tx: DbOrTx, invoiceId: string) {
   return row ?? null;
 }
 
-
 /** What an admin action's card is read from (adminInvoiceById): the invoice, its latest transfer and submitted file. */
 export interface AdminInvoiceParts {
   invoice: InvoiceRow & { technicianFirstName: string; technicianLastName: string; companyName: string | null };
