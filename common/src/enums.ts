@@ -29,6 +29,8 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const APPLICATION_STATUSES = ['En attente', 'pending', 'Recruté', 'Terminé', 'Refusé', 'Annulé'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+/** The statuses of an application whose technician holds the lot: recruited, then finished (decisions §4). */
+export const RECRUITED_APPLICATION_STATUSES = ['Recruté', 'Terminé'] as const satisfies readonly ApplicationStatus[];
 /** Pills of the technician's applications tab; Annulé is listed under Refusé (decisions §4). */
 export const APPLICATION_PILLS = ['Recruté', 'En attente', 'Refusé', 'Terminé'] as const;
 export type ApplicationPill = (typeof APPLICATION_PILLS)[number];

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared-queries';
 import { applications, invoices, missions, shipments, storedFiles, visitReports } from '../db/schema';
@@ -159,7 +160,7 @@ export async function resolveOwner(db: Db, kind: OwnerKind, id: string): Promise
       const [row] = await db
         .select({ t: applications.technicianId })
         .from(applications)
-        .where(and(eq(applications.batchId, id), inArray(applications.status, ['Recruté', 'Terminé'])))
+        .where(and(eq(applications.batchId, id), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
         .limit(1);
       return row?.t ?? null;
     }
@@ -169,7 +170,7 @@ export async function resolveOwner(db: Db, kind: OwnerKind, id: string): Promise
       const [row] = await db
         .select({ t: applications.technicianId })
         .from(missions)
-        .innerJoin(applications, and(eq(applications.batchId, missions.batchId), inArray(applications.status, ['Recruté', 'Terminé'])))
+        .innerJoin(applications, and(eq(applications.batchId, missions.batchId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
         .where(eq(missions.id, id))
         .limit(1);
       return row?.t ?? null;

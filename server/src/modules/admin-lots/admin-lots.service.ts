@@ -7,6 +7,7 @@ import {
   type UpdateBatchRequest,
 } from '@maillon/common/schemas/admin-lots';
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
+import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import type { Db, DbOrTx } from '../../db/client';
 import { applications, missionBatches, missions, technicians } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
@@ -101,7 +102,7 @@ function selectBatches(db: DbOrTx) {
   return db
     .select(batchColumns)
     .from(missionBatches)
-    .leftJoin(applications, and(eq(applications.batchId, missionBatches.id), inArray(applications.status, ['Recruté', 'Terminé'])))
+    .leftJoin(applications, and(eq(applications.batchId, missionBatches.id), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
     .leftJoin(technicians, eq(technicians.id, applications.technicianId));
 }
 
@@ -260,7 +261,7 @@ export async function deleteBatch(db: Db, { batchId, actorUserId }: { batchId: s
     const [recruited] = await tx
       .select({ n: count() })
       .from(applications)
-      .where(and(eq(applications.batchId, batchId), inArray(applications.status, ['Recruté', 'Terminé'])));
+      .where(and(eq(applications.batchId, batchId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])));
     if (Number(recruited?.n ?? 0) > 0) throw new AppError('CONFLICT', 'Impossible de supprimer un lot qui a un technicien recruté');
     const before = await getBatch(tx, batchId);
     await tx.delete(missionBatches).where(eq(missionBatches.id, batchId));

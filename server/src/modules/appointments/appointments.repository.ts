@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import type { DbOrTx } from '../../db/client';
 import { preparedQuery } from '../../db/prepared-queries';
 import {
@@ -15,8 +16,6 @@ import {
 } from '../../db/schema';
 
 /** Drizzle queries of the appointments module, explicit columns only. */
-
-const RECRUITED = ['Recruté', 'Terminé'];
 
 export const appointmentColumns = {
   id: visitAppointments.id,
@@ -135,7 +134,7 @@ export async function findActiveRecruitment(db: DbOrTx, { missionId, technicianI
   const [row] = await db
     .select({ applicationId: applications.id, applicationStatus: applications.status, batchId: missions.batchId, lotStatus: missionBatches.status })
     .from(missions)
-    .innerJoin(applications, and(eq(applications.batchId, missions.batchId), eq(applications.technicianId, technicianId), inArray(applications.status, RECRUITED)))
+    .innerJoin(applications, and(eq(applications.batchId, missions.batchId), eq(applications.technicianId, technicianId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
     .innerJoin(missionBatches, eq(missionBatches.id, missions.batchId))
     .where(eq(missions.id, missionId))
     .limit(1);
@@ -306,7 +305,7 @@ export async function listFeedVisits(db: DbOrTx, { technicianId, since }: { tech
     .innerJoin(missionBatches, eq(missionBatches.id, missions.batchId))
     .innerJoin(
       applications,
-      and(eq(applications.batchId, missions.batchId), eq(applications.technicianId, technicianMissionData.technicianId), inArray(applications.status, RECRUITED)),
+      and(eq(applications.batchId, missions.batchId), eq(applications.technicianId, technicianMissionData.technicianId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])),
     )
     .leftJoin(
       visitAppointments,

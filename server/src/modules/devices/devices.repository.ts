@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
@@ -245,7 +246,7 @@ export async function listDeviceMissions(db: DbOrTx, deviceId: string) {
     })
     .from(missions)
     .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
-    .leftJoin(applications, and(eq(applications.batchId, missions.batchId), inArray(applications.status, ['Recruté', 'Terminé'])))
+    .leftJoin(applications, and(eq(applications.batchId, missions.batchId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
     .leftJoin(technicians, eq(technicians.id, applications.technicianId))
     .leftJoin(
       technicianMissionData,

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import { jsonRowSql, jsonRowText, likePattern, literalLimit, pageShape, windowTotal } from '../../lib/pagination';
 import type { DbOrTx } from '../../db/client';
 import { preparedQuery, preparedSql } from '../../db/prepared-queries';
@@ -6,8 +7,6 @@ import { applications, comments, missionBatches, missions, technicianMissionData
 import { cancellationBlockedSql } from '../lifecycle/lifecycle.service';
 
 /** Drizzle queries of the field-work module, explicit columns only. */
-
-export const RECRUITED_STATUSES = ['Recruté', 'Terminé'] as const;
 
 /** An application with its lot, as the Recruté view shows them. */
 const applicationWithLotColumns = {
@@ -344,7 +343,7 @@ export async function findMissionRecruitment(db: DbOrTx, { missionId, technician
       and(
         eq(applications.batchId, missions.batchId),
         eq(applications.technicianId, technicianId),
-        inArray(applications.status, [...RECRUITED_STATUSES]),
+        inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES]),
       ),
     )
     .where(eq(missions.id, missionId))
@@ -413,7 +412,7 @@ export async function isRecruitedOnBatch(db: DbOrTx, { batchId, technicianId }: 
   const [row] = await db
     .select({ id: applications.id })
     .from(applications)
-    .where(and(eq(applications.batchId, batchId), eq(applications.technicianId, technicianId), inArray(applications.status, [...RECRUITED_STATUSES])))
+    .where(and(eq(applications.batchId, batchId), eq(applications.technicianId, technicianId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
     .limit(1);
   return Boolean(row);
 }

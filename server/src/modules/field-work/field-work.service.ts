@@ -1,5 +1,5 @@
 import { centsToEuros } from '@maillon/common/format';
-import type { ApplicationStatus } from '@maillon/common/enums';
+import { RECRUITED_APPLICATION_STATUSES, type ApplicationStatus } from '@maillon/common/enums';
 import {
   ADDRESS_MISSING,
   NO_SITE_EMAIL,
@@ -147,7 +147,7 @@ function assertWorkApplication<Row extends { technicianId: string; status: strin
 ): Row & { lot: NonNullable<Row['lot']>; batchId: string } {
   if (!row || !row.lot || !row.batchId) throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
   assertOwn(auth, row.technicianId, NOT_FOUND_APPLICATION);
-  if (!isAdmin(auth) && !repo.RECRUITED_STATUSES.includes(row.status as (typeof repo.RECRUITED_STATUSES)[number])) {
+  if (!isAdmin(auth) && !RECRUITED_APPLICATION_STATUSES.includes(row.status as (typeof RECRUITED_APPLICATION_STATUSES)[number])) {
     throw new AppError('NOT_FOUND', NOT_FOUND_APPLICATION);
   }
   return { ...row, lot: row.lot, batchId: row.batchId };

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import { FORMATION_DONE, FORMATION_NOT_DONE, SYSTEM_LOT_TITLE } from '@maillon/common/constants';
+import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import type { DbOrTx } from '../../db/client';
 import { applications, invoices, missionBatches, missions, technicianMissionData, technicians } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -10,9 +11,6 @@ import { preparedSql } from '../../db/prepared-queries';
  * The lot / application / invoice lifecycle (decisions.md §4), shared by the technician, admin and money modules.
  * Every function takes the caller's transaction: the whole change commits or nothing does.
  */
-
-/** The statuses of an application whose technician holds the lot. */
-export const RECRUITED = ['Recruté', 'Terminé'] as const;
 
 export async function ensureSystemLot(tx: DbOrTx): Promise<string> {
   const [existing] = await tx.select({ id: missionBatches.id }).from(missionBatches).where(eq(missionBatches.isSystem, true)).limit(1);
@@ -30,7 +28,7 @@ export async function getRecruitedTechnicianId(tx: DbOrTx, batchId: string): Pro
   const [row] = await tx
     .select({ technicianId: applications.technicianId })
     .from(applications)
-    .where(and(eq(applications.batchId, batchId), inArray(applications.status, [...RECRUITED])))
+    .where(and(eq(applications.batchId, batchId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
     .limit(1);
   return row?.technicianId ?? null;
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
-import type { ConsumableKind, ShipmentStatus } from '@maillon/common/enums';
+import { RECRUITED_APPLICATION_STATUSES, type ConsumableKind, type ShipmentStatus } from '@maillon/common/enums';
 import { DEFAULT_EXPIRY_MARGIN_DAYS, DEFAULT_SHIP_DAYS_BEFORE_VISIT } from '@maillon/common/schemas/parts';
 import type { DbOrTx } from '../../db/client';
 import { preparedQuery } from '../../db/prepared-queries';
@@ -18,7 +18,7 @@ import {
   technicians,
   visitReports,
 } from '../../db/schema';
-import { lotsWithRecruit, RECRUITED } from '../lifecycle/lifecycle.service';
+import { lotsWithRecruit } from '../lifecycle/lifecycle.service';
 
 export async function findSettings(tx: DbOrTx) {
   const [row] = await tx
@@ -113,7 +113,7 @@ export async function findLotRecruit(tx: DbOrTx, batchId: string) {
     .select(recruitColumns)
     .from(applications)
     .innerJoin(technicians, eq(technicians.id, applications.technicianId))
-    .where(and(eq(applications.batchId, batchId), inArray(applications.status, [...RECRUITED])))
+    .where(and(eq(applications.batchId, batchId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
     .limit(1);
   return row ?? null;
 }

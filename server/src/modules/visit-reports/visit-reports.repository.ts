@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import type { DbOrTx } from '../../db/client';
 import {
   applications,
@@ -40,7 +41,7 @@ export async function findMissionVisit(db: DbOrTx, missionId: string) {
     })
     .from(missions)
     .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
-    .leftJoin(applications, and(eq(applications.batchId, missions.batchId), inArray(applications.status, ['Recruté', 'Terminé'])))
+    .leftJoin(applications, and(eq(applications.batchId, missions.batchId), inArray(applications.status, [...RECRUITED_APPLICATION_STATUSES])))
     .where(eq(missions.id, missionId))
     .limit(1);
   return row ?? null;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Building2, Check, Flag, Mail, MapPin, Package, Phone, UserX } from 'lucide-react';
 import { formatDepartment } from '@maillon/common/departments';
+import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import { formatDate, formatEuros } from '@maillon/common/format';
 import type { AdminBatch } from '@maillon/common/schemas/admin-lots';
 import type { ApplicationWithTechnician } from '@maillon/common/schemas/admin-missions';
@@ -21,7 +22,7 @@ import { useSetApplicationStatus } from '../api/set-application-status';
 /** Spec 02 §9: the page reloads 1 s after a forced completion. */
 const RELOAD_DELAY_MS = 1000;
 
-const SELECTED = ['Recruté', 'Terminé'];
+const SELECTED: readonly string[] = RECRUITED_APPLICATION_STATUSES;
 const STATUS_VARIANT: Record<string, 'success' | 'warning' | 'danger' | 'info'> = {
   Recruté: 'success',
   Terminé: 'info',
