@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '@maillon/common/constants';
 import type { DbOrTx } from '../db/client';
+import { sqlLiteral } from '../db/schema/_columns';
 
 /** limit/offset query fields shared by every growing list (decisions.md §5). */
 export const pageQuery = {
@@ -108,12 +109,28 @@ async function foundThenPage(db: DbOrTx, list: SearchedList): Promise<{ total: n
 }
 
 /**
- * A page without a search in one statement (decision 031): its total (`total`, a count or the counts the database
- * keeps) and the page (`pageJson`, one JSON value) as the text the route sends (decision 049).
+ * The row of a page with its total (pageTextSql): the total, and the page as the JSON text the route sends. A type,
+ * not an interface: the rows db.execute reads must be a Record.
  */
-export async function pageText(db: DbOrTx, total: SQL, pageJson: SQL): Promise<SearchPageText> {
-  const row = (await db.execute<{ total: number; json: string }>(sql`select ${total} as total, (${pageJson})::text as json`)).rows[0]!;
+export type PageTextRow = { total: number; json: string };
+
+/**
+ * A page without a search as one statement (decision 031): its total (`total`, a count or the counts the database
+ * keeps) and the page (`pageJson`, one JSON value) as text, in one row (PageTextRow). pageText runs it; a statement
+ * rendered once per shape (preparedSql) builds it with placeholders and reads its row with pageFromRow.
+ */
+export function pageTextSql(total: SQL, pageJson: SQL): SQL {
+  return sql`select ${total} as total, (${pageJson})::text as json`;
+}
+
+/** The page of pageTextSql's row, as the route sends it (sendPageText, decision 049). */
+export function pageFromRow(row: PageTextRow): SearchPageText {
   return { json: row.json, total: Number(row.total), capped: false };
+}
+
+/** A page without a search and its total, in one statement (pageTextSql). */
+export async function pageText(db: DbOrTx, total: SQL, pageJson: SQL): Promise<SearchPageText> {
+  return pageFromRow((await db.execute<PageTextRow>(pageTextSql(total, pageJson))).rows[0]!);
 }
 
 /**
@@ -145,7 +162,7 @@ export function jsonRowSql(fields: Record<string, string>): SQL {
 export const eurosSql = (cents: string): string => `trim_scale(${cents}::numeric / 100)`;
 
 /** A constant text as an SQL literal, for a JSON row's field: `'En attente'`. */
-export const textSql = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+export const textSql = sqlLiteral;
 
 /** jsonRowSql as SQL text, for a row nested in another's fields (an object inside the object). */
 export function jsonRowText(fields: Record<string, string>): string {

@@ -5,7 +5,7 @@ import { DEFAULT_TRANSFER_REF } from '@maillon/common/constants';
 import { preparedSql } from '../../db/prepared-queries';
 import type { DbOrTx } from '../../db/client';
 import { invoices, invoicesFiles, missionBatches, payoutBatchLines, payoutBatches, storedFiles, technicians, transfers } from '../../db/schema';
-import { eurosSql, jsonRowSql, jsonRowText, literalLimit, pageShape, pageSql, pageText, searchPageText, textSql, whereAll, type SearchPageText } from '../../lib/pagination';
+import { eurosSql, jsonRowSql, jsonRowText, literalLimit, pageFromRow, pageShape, pageSql, pageText, pageTextSql, searchPageText, textSql, whereAll, type PageTextRow, type SearchPageText } from '../../lib/pagination';
 import { allRowsCountSql, statusCountSql } from '../../lib/row-counts';
 import { matchingWithTechnicianSql, searchedWithTechnician } from '../../lib/substring-search';
 
@@ -157,18 +157,18 @@ async function technicianPageText(
   db: DbOrTx,
   { table, alias, rowJson, joins, technicianId, page }: { table: 'invoices' | 'transfers'; alias: string; rowJson: SQL; joins: SQL; technicianId: string; page: { limit: number; offset: number } },
 ): Promise<SearchPageText> {
-  const { rows } = await preparedSql<{ total: number; json: string }>(db, `technician-${table}-json-${pageShape(page)}`, () => {
+  const { rows } = await preparedSql<PageTextRow>(db, `technician-${table}-json-${pageShape(page)}`, () => {
     const name = sql.raw(table);
     const row = sql.raw(alias);
     const technician = sql.placeholder('technicianId');
-    return sql`
-      select (select count(*)::int from ${name} where technician_id = ${technician}) as total,
-        coalesce((select json_agg(${rowJson} order by ${row}.created_at desc, ${row}.id desc)
+    return pageTextSql(
+      sql`(select count(*)::int from ${name} where technician_id = ${technician})`,
+      sql`coalesce((select json_agg(${rowJson} order by ${row}.created_at desc, ${row}.id desc)
           from (select * from ${name} where technician_id = ${technician} order by created_at desc, id desc ${pageSql(page.limit, page.offset, sql.placeholder('offset'))}) ${row}
-          ${joins}), '[]')::text as json`;
+          ${joins}), '[]')`,
+    );
   }).execute({ technicianId, offset: page.offset });
-  const row = rows[0]!;
-  return { json: row.json, total: Number(row.total), capped: false };
+  return pageFromRow(rows[0]!);
 }
 
 /** A technician's invoices (« Mes revenus »), most recent first, and their number: technicianPageText. */

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { preparedSql } from '../../db/prepared-queries';
 import { missionBatches, shipments } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { jsonRowSql, likePattern, pageShape, pageSql, type SearchPageText } from '../../lib/pagination';
+import { jsonRowSql, likePattern, pageFromRow, pageShape, pageSql, pageTextSql, type PageTextRow, type SearchPageText } from '../../lib/pagination';
 import { assertTechnicianSelf } from '../../plugins/access';
 import type { AuthContext } from '../auth/auth.service';
 
@@ -92,14 +92,15 @@ const parcelJsonSql = jsonRowSql({
  */
 function parcelsPageSql(where: SQL, page: { limit: number; offset: number }, offset: unknown): SQL {
   const from = sql`from shipments left join mission_batches on mission_batches.id = shipments.batch_id where ${where}`;
-  return sql`
-    select (select count(*)::int ${from}) as total,
-      coalesce((select json_agg(${parcelJsonSql} order by p.rank, p.shipped_date desc nulls last, p.created_at desc, p.id desc) from (
+  return pageTextSql(
+    sql`(select count(*)::int ${from})`,
+    sql`coalesce((select json_agg(${parcelJsonSql} order by p.rank, p.shipped_date desc nulls last, p.created_at desc, p.id desc) from (
         select shipments.*, mission_batches.title as batch_title,
           case shipments.status when 'in_transit' then 0 when 'draft' then 1 when 'delivered' then 2 else 3 end as rank
         ${from}
         order by rank, shipments.shipped_date desc nulls last, shipments.created_at desc, shipments.id desc ${pageSql(page.limit, page.offset, offset)}
-      ) p), '[]')::text as json`;
+      ) p), '[]')`,
+  );
 }
 
 /**
@@ -113,12 +114,11 @@ export async function listParcelsText(
   assertTechnicianSelf(auth, technicianId, 'Technicien introuvable');
   const page = { limit, offset };
   const { rows } = search
-    ? await db.execute<{ total: number; json: string }>(parcelsPageSql(and(eq(shipments.technicianId, technicianId), searchCondition(search))!, page, offset))
-    : await preparedSql<{ total: number; json: string }>(db, `technician-parcels-json-${pageShape(page)}`, () =>
+    ? await db.execute<PageTextRow>(parcelsPageSql(and(eq(shipments.technicianId, technicianId), searchCondition(search))!, page, offset))
+    : await preparedSql<PageTextRow>(db, `technician-parcels-json-${pageShape(page)}`, () =>
         parcelsPageSql(eq(shipments.technicianId, sql.placeholder('technicianId')), page, sql.placeholder('offset')),
       ).execute({ technicianId, offset });
-  const row = rows[0]!;
-  return { json: row.json, total: Number(row.total), capped: false };
+  return pageFromRow(rows[0]!);
 }
 
 /** "Marquer comme reçu": Brouillon / Expédié → delivered with today's date. Own parcels only; idempotent. */
