@@ -9,9 +9,12 @@ export const updatedAt = () =>
     .defaultNow()
     .$onUpdate(() => new Date());
 
-/** SQL list of quoted literals for CHECK constraints. */
+/** A constant text as an SQL literal: `'En attente'`. */
+export const sqlLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+
+/** SQL list of quoted literals for CHECK constraints and predicates: `'Recruté', 'Terminé'`. */
 export function sqlList(values: readonly string[]): string {
-  return values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ');
+  return values.map(sqlLiteral).join(', ');
 }
 
 /**

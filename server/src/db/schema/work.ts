@@ -1,10 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { APPLICATION_STATUSES, LEARNING_RESOURCE_TYPES, SHIPMENT_STATUSES } from '@maillon/common/enums';
+import { APPLICATION_STATUSES, LEARNING_RESOURCE_TYPES, RECRUITED_APPLICATION_STATUSES, SHIPMENT_STATUSES } from '@maillon/common/enums';
 import { DEFAULT_CARRIER, DEFAULT_REFERENCE } from '@maillon/common/constants';
 import { createdAt, id, searchText, sqlList, updatedAt } from './_columns';
 import { technicians } from './accounts';
 import { missionBatches, missions } from './missions';
+
+/**
+ * The statuses of an application whose technician holds its lot (RECRUITED_APPLICATION_STATUSES) as SQL literals,
+ * `'Recruté', 'Terminé'`: the predicate of applications_one_recruit_per_batch_idx. A statement's text writes them so,
+ * not as parameters, for the planner to match that index's predicate.
+ */
+export const RECRUITED_STATUSES_SQL = sqlList(RECRUITED_APPLICATION_STATUSES);
 
 export const applications = pgTable(
   'applications',
@@ -27,7 +34,7 @@ export const applications = pgTable(
     // Only one recruited (or finished) technician per lot, even under concurrent selections.
     uniqueIndex('applications_one_recruit_per_batch_idx')
       .on(t.batchId)
-      .where(sql`status in ('Recruté', 'Terminé')`),
+      .where(sql.raw(`status in (${RECRUITED_STATUSES_SQL})`)),
     index('applications_batch_idx').on(t.batchId, t.status),
     index('applications_technician_idx').on(t.technicianId, t.status),
     index('applications_mission_idx').on(t.missionId),

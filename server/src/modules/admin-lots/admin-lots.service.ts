@@ -9,7 +9,7 @@ import {
 import { DEFAULT_LOT_DESCRIPTION } from '@maillon/common/constants';
 import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import type { Db, DbOrTx } from '../../db/client';
-import { applications, missionBatches, missions, technicians } from '../../db/schema';
+import { applications, missionBatches, missions, RECRUITED_STATUSES_SQL, technicians } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { eurosSql, jsonRowSql, pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
@@ -160,7 +160,7 @@ async function listBatchesWhere(
   const others = [sql.raw(`${status === 'active' ? "status = 'active'" : "status = 'completed'"} and not is_system`)];
   const pageJson = (conditions: SQL[]) => sql`coalesce((select json_agg(${item} order by b.created_at desc, b.id desc)
       from (select * from mission_batches ${whereAll(conditions)} order by created_at desc, id desc ${pageSql(limit, offset)}) b
-      left join applications r on r.batch_id = b.id and r.status in ('Recruté', 'Terminé')
+      left join applications r on r.batch_id = b.id and r.status in (${sql.raw(RECRUITED_STATUSES_SQL)})
       left join technicians t on t.id = r.technician_id), '[]')`;
   if (search) return searchPageText(db, { ...searchedLots(search, others), pageJson }, { limit, offset });
   return pageText(db, lotsCountSql(status), pageJson(others));

@@ -7,6 +7,7 @@ import {
   calendarFeeds,
   missionBatches,
   missions,
+  RECRUITED_STATUSES_SQL,
   reminderDeliveries,
   technicianMissionData,
   technicians,
@@ -202,7 +203,7 @@ export async function findStaleInvitations(db: DbOrTx, { fromDay, technicianId, 
         sql`not exists (
           select 1 from technician_mission_data d
           join missions m on m.id = d.mission_id
-          join applications ap on ap.batch_id = m.batch_id and ap.technician_id = d.technician_id and ap.status in ('Recruté', 'Terminé')
+          join applications ap on ap.batch_id = m.batch_id and ap.technician_id = d.technician_id and ap.status in (${sql.raw(RECRUITED_STATUSES_SQL)})
           where d.mission_id = ${visitAppointments.missionId} and d.technician_id = ${visitAppointments.technicianId}
             and d.planned_visit_date is not null
         )`,
@@ -232,7 +233,7 @@ export async function isVisitStanding(db: DbOrTx, { missionId, technicianId }: {
     select exists (
       select 1 from technician_mission_data d
       join missions m on m.id = d.mission_id
-      join applications ap on ap.batch_id = m.batch_id and ap.technician_id = d.technician_id and ap.status in ('Recruté', 'Terminé')
+      join applications ap on ap.batch_id = m.batch_id and ap.technician_id = d.technician_id and ap.status in (${sql.raw(RECRUITED_STATUSES_SQL)})
       where d.mission_id = ${missionId} and d.technician_id = ${technicianId} and d.planned_visit_date is not null
     ) as ok`);
   return Boolean(result.rows[0]?.ok);

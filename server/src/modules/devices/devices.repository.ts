@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } f
 import { RECRUITED_APPLICATION_STATUSES } from '@maillon/common/enums';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { applications, devices, missionBatches, missions, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
+import { applications, devices, missionBatches, missions, RECRUITED_STATUSES_SQL, storedFiles, technicianMissionData, technicians, visitReports } from '../../db/schema';
 import { allRowsCountSql, devicesNeedingAttentionCountSql } from '../../lib/row-counts';
 import { searchedTable } from '../../lib/substring-search';
 import { pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
@@ -155,7 +155,7 @@ function dueCondition(subject: DeviceListFilters['dueSubject'], day: string): SQ
  */
 const withoutReportCountSql = sql.raw(`(
   select count(*) from missions wm
-  join applications wa on wa.batch_id = wm.batch_id and wa.status in ('Recruté', 'Terminé')
+  join applications wa on wa.batch_id = wm.batch_id and wa.status in (${RECRUITED_STATUSES_SQL})
   join technician_mission_data wd on wd.mission_id = wm.id and wd.technician_id = wa.technician_id and wd.is_completed
   where wm.device_id = p."id"
     and not exists (select 1 from visit_reports wr where wr.mission_id = wm.id and wr.technician_id = wa.technician_id and wr.version > 0)
