@@ -9,7 +9,7 @@ import { missionBatches, missions } from './missions';
 /**
  * The statuses of an application whose technician holds its lot (RECRUITED_APPLICATION_STATUSES) as SQL literals,
  * `'Recruté', 'Terminé'`: the predicate of applications_one_recruit_per_batch_idx. A statement's text writes them so,
- * not as parameters, for the planner to match that index's predicate.
+ * not as parameters, for its generic plan to match that index's predicate.
  */
 export const RECRUITED_STATUSES_SQL = sqlList(RECRUITED_APPLICATION_STATUSES);
 
