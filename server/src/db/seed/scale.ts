@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { hashPassword } from '../../lib/passwords';
 import { approximatePosition, refreshLotGeometry } from '../../lib/positions';
+import { sqlLiteral } from '../schema/_columns';
 
 export const SCALE_PASSWORD = 'Bench-Password-2026';
 export const SCALE_ADMIN_EMAIL = 'bench-admin@maillon.test';
@@ -87,7 +88,7 @@ function placesSql(): string {
   const rows = PLACES.map(([postalCode, city, lat, lon, spread], i) => {
     const approx = approximatePosition({ postalCode, city });
     if (!approx) throw new Error(`Commune introuvable : ${postalCode} ${city}`);
-    return `(${i + 1}, '${DEPARTMENT_CODES[i]}', '${postalCode}', '${city.replace(/'/g, "''")}', ${lat}, ${lon}, ${spread}, ${approx.lat}, ${approx.lon})`;
+    return `(${i + 1}, ${sqlLiteral(DEPARTMENT_CODES[i]!)}, ${sqlLiteral(postalCode)}, ${sqlLiteral(city)}, ${lat}, ${lon}, ${spread}, ${approx.lat}, ${approx.lon})`;
   });
   return `(values ${rows.join(', ')}) as places(k, dept, postal_code, city, lat, lon, spread, approx_lat, approx_lon)`;
 }
