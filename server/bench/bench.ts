@@ -20,6 +20,7 @@ import { BROWSER_ACCEPT_ENCODING, endpointRequests, endpointSessions, selectedEn
 import { cpuMs, startCpuSample, type CpuPerRequest } from './cpu';
 import { runPostgresExtras, type Extras } from './extras';
 import { load, loadGeneratorLabel, type LoadRequest } from './load';
+import { earlierMachineState, machineStateMarkdown, startMachineState } from './machine-state';
 import { startServer, waitFor } from './server-process';
 import { loginAs, loginTechnicians } from './sessions';
 
@@ -300,6 +301,8 @@ async function main(): Promise<void> {
   if (exists.rowCount === 0) await admin.query(`create database ${dbName}`);
   await admin.end();
   await ensureSeeded({ DATABASE_URL: baseUrl, DATA_DIR: os.tmpdir() }, 1);
+  // The machine's state at the start and at the end of the PostgreSQL measures, which the figures are read against.
+  const state = await startMachineState(baseUrl);
   const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')) }, 32, 3300);
   // The same reads with the read cache off (docs/decisions/014, 030): what a first visit, a read right after a write or
   // a read on another instance costs; sessions stay in memory as they do in production (SESSION_CACHE).
@@ -337,11 +340,13 @@ async function main(): Promise<void> {
     explainFile: process.env.BENCH_ONLY ? path.join(os.tmpdir(), 'maillon-bench-explain.json') : path.join(resultsDir, 'explain.json'),
     browser: (process.env.BENCH_BROWSER ?? (process.env.BENCH_ONLY ? 'false' : 'true')) === 'true',
   });
+  const machineState = await state.finish();
+  const stateSection = machineStateMarkdown('État de la machine', machineState, earlierMachineState(path.join(resultsDir, 'latest.json')));
 
   if (process.env.BENCH_ONLY) {
     // A partial run (one optimisation at a time) prints its table without touching the published results.
     console.log(
-      `\n${table('PostgreSQL — run partiel', pgRows)}\n\n${uncachedTable('PostgreSQL — sans cache (run partiel)', pgRows)}\n\n${extras.markdown}\n\n${uncachedTargets(pgRows, extras.json)}\n`,
+      `\n${stateSection}\n\n${table('PostgreSQL — run partiel', pgRows)}\n\n${uncachedTable('PostgreSQL — sans cache (run partiel)', pgRows)}\n\n${extras.markdown}\n\n${uncachedTargets(pgRows, extras.json)}\n`,
     );
     return;
   }
@@ -360,6 +365,8 @@ async function main(): Promise<void> {
     '',
     `Charge : ${loadGeneratorLabel()}, ${WARMUP_S} s de chauffe puis ${DURATION_S} s ; chaque requête demande une réponse compressée comme Chromium (Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}) ; « bare » = route Fastify nue renvoyant les mêmes octets (compressés au-delà de 1 Kio) depuis la mémoire ; « errors » compte aussi chaque réponse de chaque session vérifiée (statut et forme) avant et après la charge.`,
     '',
+    stateSection,
+    '',
     table('PostgreSQL — pleine échelle (100 000 missions, 32 connexions)', pgRows),
     '',
     uncachedTable('PostgreSQL — sans cache de lecture (READ_CACHE=false), puis sans aucun cache (SESSION_CACHE=false aussi)', pgRows),
@@ -373,7 +380,7 @@ async function main(): Promise<void> {
     uncachedTargets(pgRows, extras.json),
   ].join('\n');
   fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdown}\n`);
-  fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify({ date: new Date().toISOString(), machine, loader: loadGeneratorLabel(), postgres: pgRows, postgresExtras: extras.json, pglite: pgliteRows }, null, 2));
+  fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify({ date: new Date().toISOString(), machine, loader: loadGeneratorLabel(), machineState, postgres: pgRows, postgresExtras: extras.json, pglite: pgliteRows }, null, 2));
   console.log(`\n${markdown}\n`);
 }
 

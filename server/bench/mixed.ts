@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import { startDiskProbe, type DiskFlushes } from './disk-probe';
+import { earlierMachineState, machineStateMarkdown, startMachineState } from './machine-state';
 import { startServer, waitFor } from './server-process';
 import { loginAs } from './sessions';
 import type { Session } from './endpoints';
@@ -297,6 +298,8 @@ async function main(): Promise<void> {
   const created: string[] = [];
 
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-mixed-')), READ_CACHE, METRICS_TOKEN };
+  // The machine's state before the servers start and once the measured minute is over (machine-state.ts).
+  const state = await startMachineState(databaseUrl);
   const servers = PORTS.map((port) => startServer(env, port));
   const bases = PORTS.map((port) => `http://127.0.0.1:${port}`);
   try {
@@ -382,6 +385,7 @@ async function main(): Promise<void> {
       cpuShare: (clientCpu.user + clientCpu.system) / 1e3 / ((Date.now() - recordingFrom) || 1),
     };
     const loadAfter = os.loadavg()[0]!;
+    const machineState = await state.finish();
     const disk = diskFigures(await (await warmedUp).stop());
     const after = await Promise.all(bases.map(serverCounters));
     const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
@@ -453,6 +457,8 @@ async function main(): Promise<void> {
       '| route | endpoints | requêtes | > 50 ms | > 100 ms |',
       '| --- | --- | ---: | ---: | ---: |',
       ...serverRows.map((r) => `| ${r.route} | ${r.names.join(', ')} | ${r.count} | ${share(r.over50, r.count)} | ${share(r.over100, r.count)} |`),
+      '',
+      machineStateMarkdown('État de la machine', machineState, earlierMachineState(path.join(resultsDir, 'mixed.json'))),
     ].join('\n');
     console.log(`\n${markdown}\n`);
     if (process.env.MIXED_WRITE_RESULTS !== 'false') {
@@ -460,7 +466,7 @@ async function main(): Promise<void> {
       fs.writeFileSync(path.join(resultsDir, 'mixed.md'), `${markdown}\n`);
       fs.writeFileSync(
         path.join(resultsDir, 'mixed.json'),
-        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, loadBefore, loadAfter, hits, misses, disk, client, rows, serverRows }, null, 2),
+        JSON.stringify({ date: new Date().toISOString(), users: USERS, durationS: DURATION_S, readCache: READ_CACHE, machineState, loadBefore, loadAfter, hits, misses, disk, client, rows, serverRows }, null, 2),
       );
     }
   } finally {

@@ -57,7 +57,8 @@ export function pgbenchScript(queries: CapturedQuery[]): { script: string; defin
   return { script: `${statements.join('\n')}\n`, defines };
 }
 
-function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs a command (pgbench) with the app's session settings and gives its exit code and output. */
+export function runCommand(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // The app's own session settings (db/client.ts): no JIT compilation.
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PGOPTIONS: '-c jit=off' } });
@@ -121,7 +122,7 @@ export async function runPgbench(options: {
     args.push(options.databaseUrl);
     let output;
     try {
-      output = await run(bin, args);
+      output = await runCommand(bin, args);
     } catch (error) {
       // pgbench is not installed: say so once per endpoint and carry on, the autocannon figures stand on their own.
       result.error = `${bin} : ${(error as Error).message}`;

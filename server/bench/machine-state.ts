@@ -1,0 +1,192 @@
+/**
+ * The machine's state around a bench run (decision 073). On this shared machine runs of one build differ by two to
+ * five times from one hour to the next, so a result is only read against the state it was measured in: the same two
+ * probes at the run's start and at its end (pgbench on a statement that reads no table: PostgreSQL's round trips and
+ * the cores' scheduling; a loop in Node that allocates nothing: one core's speed), the load
+ * average, and how the cores' time was spent in between (steal: time the host gave to other machines). The run is
+ * « stable » when its two probes agree and little time was stolen, and two runs are comparable only when their probes
+ * agree.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCommand } from './pgbench';
+
+/** Two probes agree when they differ by at most this share. */
+const PROBE_TOLERANCE = 0.2;
+/** A run is unsteady when more than this share of the cores' time was stolen by the host. */
+const STEAL_LIMIT = 0.05;
+const PGBENCH_CLIENTS = 8;
+const PGBENCH_SECONDS = Number(process.env.BENCH_STATE_PROBE_S ?? 3);
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+export interface Probe {
+  at: string;
+  /** Load average over 1, 5 and 15 minutes. */
+  loadAverage: number[];
+  /** pgbench `select 1`, 8 clients: transactions per second (median of three runs), null when pgbench could not run. */
+  pgbenchTps: number | null;
+  /** Node: millions of turns per second of a loop that allocates nothing (one core's speed). */
+  nodeLoopMps: number;
+}
+
+/** Shares of the cores' time between the two probes (/proc/stat), null off Linux. */
+export interface CpuShares {
+  busy: number;
+  iowait: number;
+  steal: number;
+  idle: number;
+}
+
+export interface MachineState {
+  start: Probe;
+  end: Probe;
+  cpu: CpuShares | null;
+  stable: boolean;
+  /** Why the run is not stable (empty when it is). */
+  reasons: string[];
+}
+
+/** The cores' cumulative ticks by kind, from the first line of /proc/stat. */
+function cpuTicks(): number[] | null {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    return line.trim().split(/\s+/).slice(1, 9).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+function cpuShares(before: number[] | null, after: number[] | null): CpuShares | null {
+  if (!before || !after) return null;
+  // user nice system idle iowait irq softirq steal
+  const delta = after.map((value, i) => value - before[i]!);
+  const total = delta.reduce((sum, value) => sum + value, 0);
+  if (total <= 0) return null;
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = delta as [number, number, number, number, number, number, number, number];
+  return { busy: (user + nice + system + irq + softirq) / total, iowait: iowait / total, steal: steal / total, idle: idle / total };
+}
+
+/** pgbench on `select 1`: the median of three short runs, so that one passing hiccup does not make the probe. */
+async function pgbenchSelectOne(databaseUrl: string): Promise<number | null> {
+  const script = path.join(os.tmpdir(), 'maillon-bench-state.sql');
+  fs.writeFileSync(script, 'select 1;\n');
+  const bin = process.env.BENCH_PGBENCH ?? 'pgbench';
+  const args = ['-n', '-M', 'prepared', '-c', String(PGBENCH_CLIENTS), '-j', '2', '-T', String(PGBENCH_SECONDS), '-f', script, databaseUrl];
+  const runs: number[] = [];
+  for (let run = 0; run < 3; run += 1) {
+    try {
+      const output = await runCommand(bin, args);
+      const tps = /^tps = ([\d.]+)/m.exec(output.stdout);
+      if (output.code !== 0 || !tps) return null;
+      runs.push(Number(tps[1]));
+    } catch {
+      return null;
+    }
+  }
+  return Math.round(runs.sort((a, b) => a - b)[1]!);
+}
+
+/**
+ * One core's speed for Node: a xorshift loop, in millions of turns per second, the median of five timings after a
+ * warm-up. It allocates nothing, so no garbage collection lands in it (writing and parsing JSON, tried first, varied by
+ * half on an idle machine for that reason).
+ */
+function nodeLoopMps(): number {
+  const turns = (count: number) => {
+    let x = 1;
+    for (let i = 0; i < count; i += 1) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+    }
+    return x;
+  };
+  turns(5e6); // warm-up: the JIT compiles the loop before it is timed
+  const speeds = Array.from({ length: 5 }, () => {
+    const started = process.hrtime.bigint();
+    // The result is used, so that the loop cannot be dropped as dead code.
+    const count = turns(2e7) === 0 ? 0 : 2e7;
+    return count / 1e6 / (Number(process.hrtime.bigint() - started) / 1e9);
+  }).sort((a, b) => a - b);
+  return Math.round(speeds[2]!);
+}
+
+async function probe(databaseUrl: string): Promise<Probe> {
+  return {
+    at: new Date().toISOString(),
+    loadAverage: os.loadavg().map((value) => Math.round(value * 100) / 100),
+    pgbenchTps: await pgbenchSelectOne(databaseUrl),
+    nodeLoopMps: nodeLoopMps(),
+  };
+}
+
+/** Whether two figures of one probe agree within the tolerance (a missing figure agrees with nothing). */
+function agree(a: number | null, b: number | null): boolean {
+  return a !== null && b !== null && Math.abs(a - b) <= PROBE_TOLERANCE * Math.max(a, b);
+}
+
+/** Probes the machine now; `finish()` probes it again and judges the run in between. */
+export async function startMachineState(databaseUrl: string): Promise<{ finish(): Promise<MachineState> }> {
+  const start = await probe(databaseUrl);
+  const ticks = cpuTicks();
+  return {
+    async finish() {
+      const cpu = cpuShares(ticks, cpuTicks());
+      return judgeState(start, await probe(databaseUrl), cpu);
+    },
+  };
+}
+
+/** A run is stable when its probes at the start and at the end agree and the host stole little of the cores' time. */
+export function judgeState(start: Probe, end: Probe, cpu: CpuShares | null): MachineState {
+  const reasons: string[] = [];
+  if (!agree(start.pgbenchTps, end.pgbenchTps))
+    reasons.push(`pgbench select 1 : ${start.pgbenchTps ?? '—'} tps au début, ${end.pgbenchTps ?? '—'} à la fin`);
+  if (!agree(start.nodeLoopMps, end.nodeLoopMps))
+    reasons.push(`boucle Node : ${start.nodeLoopMps} M tours/s au début, ${end.nodeLoopMps} à la fin`);
+  if (cpu && cpu.steal > STEAL_LIMIT) reasons.push(`${percent(cpu.steal)} du temps des cœurs pris par l'hôte (steal)`);
+  return { start, end, cpu, stable: reasons.length === 0, reasons };
+}
+
+/** Whether this run's state matches an earlier run's (its probes at the start agree), and why not. */
+export function comparedWith(state: MachineState, earlier: MachineState | undefined): { comparable: boolean; text: string } {
+  if (!earlier) return { comparable: false, text: "Le run précédent n'a pas relevé l'état de la machine : pas de comparaison." };
+  const same = agree(state.start.pgbenchTps, earlier.start.pgbenchTps) && agree(state.start.nodeLoopMps, earlier.start.nodeLoopMps);
+  const figures = `pgbench select 1 ${state.start.pgbenchTps ?? '—'} contre ${earlier.start.pgbenchTps ?? '—'} tps, boucle Node ${state.start.nodeLoopMps} contre ${earlier.start.nodeLoopMps} M tours/s`;
+  const when = `au run du ${earlier.start.at.slice(0, 16).replace('T', ' ')} UTC (${figures})`;
+  return { comparable: same, text: same ? `Comparable ${when}.` : `**Non comparable** ${when} : leurs écarts mesurent aussi la machine.` };
+}
+
+/** The section of the results that says in which state the figures were measured. */
+export function machineStateMarkdown(title: string, state: MachineState, earlier?: MachineState): string {
+  const row = (label: string, probe: Probe) =>
+    `| ${label} | ${probe.at.slice(11, 19)} | ${probe.loadAverage.map((value) => value.toFixed(2)).join(' / ')} | ${probe.pgbenchTps ?? '—'} | ${probe.nodeLoopMps} |`;
+  const cpu = state.cpu
+    ? `Temps des cœurs entre les deux relevés : occupé ${percent(state.cpu.busy)}, attente disque ${percent(state.cpu.iowait)}, pris par l'hôte (steal) ${percent(state.cpu.steal)}, libre ${percent(state.cpu.idle)}.`
+    : "Temps des cœurs : non relevé (pas de /proc/stat).";
+  const verdict = state.stable
+    ? `État **stable** : les deux relevés concordent à ${PROBE_TOLERANCE * 100} % près.`
+    : `État **instable** : ${state.reasons.join(' ; ')}. Les chiffres de ce run mesurent aussi la machine.`;
+  return [
+    `### ${title}`,
+    '',
+    `Les mêmes sondes au début et à la fin : pgbench sur \`select 1\` (${PGBENCH_CLIENTS} clients, médiane de trois fois ${PGBENCH_SECONDS} s, aucune table lue) et une boucle de calcul dans Node qui n'alloue rien (la vitesse d'un cœur).`,
+    '',
+    '| relevé | heure UTC | load average 1 / 5 / 15 min | pgbench select 1 tps | boucle Node M tours/s |',
+    '| --- | --- | --- | ---: | ---: |',
+    row('début', state.start),
+    row('fin', state.end),
+    '',
+    `${cpu} ${verdict} ${comparedWith(state, earlier).text}`,
+  ].join('\n');
+}
+
+/** The machine state an earlier results file recorded, if it did. */
+export function earlierMachineState(file: string): MachineState | undefined {
+  try {
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { machineState?: MachineState }).machineState;
+  } catch {
+    return undefined;
+  }
+}

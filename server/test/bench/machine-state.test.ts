@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { comparedWith, judgeState, machineStateMarkdown, type Probe } from '../../bench/machine-state';
+
+const probe = (at: string, pgbenchTps: number | null, nodeLoopMps: number): Probe => ({ at, loadAverage: [0.5, 0.4, 0.3], pgbenchTps, nodeLoopMps });
+const calm = { busy: 0.6, iowait: 0.01, steal: 0.01, idle: 0.38 };
+
+describe('the machine state around a bench run', () => {
+  it('is stable when both probes agree within 20 % and the host stole little', () => {
+    const state = judgeState(probe('2026-12-06T05:00:00.000Z', 30000, 80), probe('2026-12-06T06:20:00.000Z', 26000, 72), calm);
+    expect(state.stable).toBe(true);
+    expect(state.reasons).toEqual([]);
+  });
+
+  it('is unsteady when pgbench dropped, when Node slowed, when the host stole time or when pgbench could not run', () => {
+    const start = probe('2026-12-06T05:00:00.000Z', 30000, 80);
+    expect(judgeState(start, probe('2026-12-06T06:20:00.000Z', 20000, 80), calm).reasons).toEqual(['pgbench select 1 : 30000 tps au début, 20000 à la fin']);
+    expect(judgeState(start, probe('2026-12-06T06:20:00.000Z', 30000, 50), calm).reasons).toEqual(['boucle Node : 80 M tours/s au début, 50 à la fin']);
+    expect(judgeState(start, probe('2026-12-06T06:20:00.000Z', 30000, 80), { ...calm, steal: 0.08 }).reasons).toEqual([
+      "8.0 % du temps des cœurs pris par l'hôte (steal)",
+    ]);
+    const noPgbench = judgeState(start, probe('2026-12-06T06:20:00.000Z', null, 80), calm);
+    expect(noPgbench.stable).toBe(false);
+    expect(noPgbench.reasons).toEqual(['pgbench select 1 : 30000 tps au début, — à la fin']);
+  });
+
+  it('compares two runs only when their starting probes agree', () => {
+    const now = judgeState(probe('2026-12-06T05:00:00.000Z', 30000, 80), probe('2026-12-06T06:20:00.000Z', 30000, 80), calm);
+    const calmEarlier = judgeState(probe('2026-12-05T22:12:00.000Z', 32000, 85), probe('2026-12-05T23:30:00.000Z', 31000, 84), calm);
+    const slowEarlier = judgeState(probe('2026-12-06T01:10:00.000Z', 19000, 80), probe('2026-12-06T02:30:00.000Z', 19500, 80), calm);
+    expect(comparedWith(now, calmEarlier).comparable).toBe(true);
+    expect(comparedWith(now, slowEarlier)).toEqual({
+      comparable: false,
+      text: '**Non comparable** au run du 2026-12-06 01:10 UTC (pgbench select 1 30000 contre 19000 tps, boucle Node 80 contre 80 M tours/s) : leurs écarts mesurent aussi la machine.',
+    });
+    expect(comparedWith(now, undefined).comparable).toBe(false);
+  });
+
+  it('writes both probes, the cores time and the verdict into the results', () => {
+    const state = judgeState(probe('2026-12-06T05:00:00.000Z', 30000, 80), probe('2026-12-06T06:20:00.000Z', 18000, 80), calm);
+    const lines = machineStateMarkdown('État de la machine', state).split('\n');
+    expect(lines[0]).toBe('### État de la machine');
+    expect(lines).toContain('| début | 05:00:00 | 0.50 / 0.40 / 0.30 | 30000 | 80 |');
+    expect(lines).toContain('| fin | 06:20:00 | 0.50 / 0.40 / 0.30 | 18000 | 80 |');
+    expect(lines.at(-1)).toBe(
+      "Temps des cœurs entre les deux relevés : occupé 60.0 %, attente disque 1.0 %, pris par l'hôte (steal) 1.0 %, libre 38.0 %. " +
+        'État **instable** : pgbench select 1 : 30000 tps au début, 18000 à la fin. Les chiffres de ce run mesurent aussi la machine. ' +
+        "Le run précédent n'a pas relevé l'état de la machine : pas de comparaison.",
+    );
+  });
+});
