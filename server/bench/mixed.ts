@@ -385,9 +385,10 @@ async function main(): Promise<void> {
       cpuShare: (clientCpu.user + clientCpu.system) / 1e3 / ((Date.now() - recordingFrom) || 1),
     };
     const loadAfter = os.loadavg()[0]!;
-    const machineState = await state.finish();
     const disk = diskFigures(await (await warmedUp).stop());
     const after = await Promise.all(bases.map(serverCounters));
+    // Once the minute's own figures are read: the probes' load stays out of the disk's flushes and the servers' counters.
+    const machineState = await state.finish();
     const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
     const misses = after.reduce((sum, c, i) => sum + c.misses - before[i]!.misses, 0);
 
