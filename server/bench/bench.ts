@@ -301,9 +301,11 @@ async function main(): Promise<void> {
   if (exists.rowCount === 0) await admin.query(`create database ${dbName}`);
   await admin.end();
   await ensureSeeded({ DATABASE_URL: baseUrl, DATA_DIR: os.tmpdir() }, 1);
-  // The machine's state at the start and at the end of the PostgreSQL measures, which the figures are read against.
+  // The machine's state at the start of the PostgreSQL measures, after each of their passes and at their end, which the
+  // figures are read against: a drift in the middle of the run shows even when it is over by its end.
   const state = await startMachineState(baseUrl);
   const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')) }, 32, 3300);
+  await state.between('le passage avec cache');
   // The same reads with the read cache off (docs/decisions/014, 030): what a first visit, a read right after a write or
   // a read on another instance costs; sessions stay in memory as they do in production (SESSION_CACHE).
   const uncachedRows = await runPass(
@@ -313,6 +315,7 @@ async function main(): Promise<void> {
     3330,
     { bare: false, login: false },
   );
+  await state.between('le passage sans cache');
   // And with no cache at all (SESSION_CACHE=false): every request also reads its session, as earlier runs measured.
   const noCacheRows = await runPass(
     'PostgreSQL sans aucun cache',
@@ -321,6 +324,7 @@ async function main(): Promise<void> {
     3340,
     { bare: false, login: false },
   );
+  await state.between('le passage sans aucun cache');
   const figures = (row: Row | undefined) =>
     row && { reqPerSec: row.reqPerSec, p50: row.p50, p99: row.p99, errors: row.errors, cpu: row.cpu };
   for (const row of pgRows) {

@@ -1,16 +1,16 @@
 /**
  * The machine's state around a bench run (decision 073). On this shared machine runs of one build differ by two to
  * five times from one hour to the next, so a result is only read against the state it was measured in: the same two
- * probes at the run's start and at its end (pgbench on a statement that reads no table: PostgreSQL's round trips and
- * the cores' scheduling; a loop in Node that allocates nothing: one core's speed), the load
- * average, and how the cores' time was spent in between (steal: time the host gave to other machines). The run is
- * « stable » when its two probes agree and little time was stolen, and two runs are comparable only when their probes
- * agree.
+ * probes at the run's start, between its parts (the full bench's PostgreSQL passes) and at its end (pgbench on a
+ * statement that reads no table: PostgreSQL's round trips and the cores' scheduling; a loop in Node that allocates
+ * nothing: one core's speed), the load average, and how the cores' time was spent in between (steal: time the host
+ * gave to other machines). The run is « stable » when all its probes agree and little time was stolen, and two runs are
+ * comparable only when their first probes agree.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCommand } from './pgbench';
+import { pgbenchTps, runCommand } from './pgbench';
 
 /** Two probes agree when they differ by at most this share. */
 const PROBE_TOLERANCE = 0.2;
@@ -38,8 +38,15 @@ export interface CpuShares {
   idle: number;
 }
 
+/** A probe between two parts of a run, after the part it names (« le passage avec cache »). */
+export interface MiddleProbe extends Probe {
+  after: string;
+}
+
 export interface MachineState {
   start: Probe;
+  /** The probes between the run's parts, in order (none in the mixed run, and in runs before they were taken). */
+  middle?: MiddleProbe[];
   end: Probe;
   cpu: CpuShares | null;
   stable: boolean;
@@ -77,9 +84,9 @@ async function pgbenchSelectOne(databaseUrl: string): Promise<number | null> {
   for (let run = 0; run < 3; run += 1) {
     try {
       const output = await runCommand(bin, args);
-      const tps = /^tps = ([\d.]+)/m.exec(output.stdout);
-      if (output.code !== 0 || !tps) return null;
-      runs.push(Number(tps[1]));
+      const tps = pgbenchTps(output.stdout);
+      if (output.code !== 0 || tps === null) return null;
+      runs.push(tps);
     } catch {
       return null;
     }
@@ -121,32 +128,49 @@ async function probe(databaseUrl: string): Promise<Probe> {
   };
 }
 
-/** Whether two figures of one probe agree within the tolerance (a missing figure agrees with nothing). */
-function agree(a: number | null, b: number | null): boolean {
-  return a !== null && b !== null && Math.abs(a - b) <= PROBE_TOLERANCE * Math.max(a, b);
+/** Whether figures of one probe agree within the tolerance, the highest against the lowest (a missing one agrees with nothing). */
+function agree(...figures: (number | null)[]): boolean {
+  if (figures.some((figure) => figure === null)) return false;
+  const values = figures as number[];
+  return Math.max(...values) - Math.min(...values) <= PROBE_TOLERANCE * Math.max(...values);
 }
 
-/** Probes the machine now; `finish()` probes it again and judges the run in between. */
-export async function startMachineState(databaseUrl: string): Promise<{ finish(): Promise<MachineState> }> {
+/**
+ * Probes the machine now; `between(after)` probes it again between two parts of the run, after the part it names;
+ * `finish()` probes it a last time and judges the run.
+ */
+export async function startMachineState(databaseUrl: string): Promise<{ between(after: string): Promise<void>; finish(): Promise<MachineState> }> {
   const start = await probe(databaseUrl);
   const ticks = cpuTicks();
+  const middle: MiddleProbe[] = [];
   return {
+    async between(after) {
+      middle.push({ ...(await probe(databaseUrl)), after });
+    },
     async finish() {
       const cpu = cpuShares(ticks, cpuTicks());
-      return judgeState(start, await probe(databaseUrl), cpu);
+      return judgeState(start, await probe(databaseUrl), cpu, middle);
     },
   };
 }
 
-/** A run is stable when its probes at the start and at the end agree and the host stole little of the cores' time. */
-export function judgeState(start: Probe, end: Probe, cpu: CpuShares | null): MachineState {
+/** When each probe was taken, as the reasons and the table name it. */
+const probesInOrder = (start: Probe, middle: readonly MiddleProbe[], end: Probe) => [
+  { when: 'au début', probe: start },
+  ...middle.map((probe) => ({ when: `après ${probe.after}`, probe })),
+  { when: 'à la fin', probe: end },
+];
+
+/** A run is stable when all its probes agree and the host stole little of the cores' time. */
+export function judgeState(start: Probe, end: Probe, cpu: CpuShares | null, middle: MiddleProbe[] = []): MachineState {
+  const probes = probesInOrder(start, middle, end);
   const reasons: string[] = [];
-  if (!agree(start.pgbenchTps, end.pgbenchTps))
-    reasons.push(`pgbench select 1 : ${start.pgbenchTps ?? '—'} tps au début, ${end.pgbenchTps ?? '—'} à la fin`);
-  if (!agree(start.nodeLoopMps, end.nodeLoopMps))
-    reasons.push(`boucle Node : ${start.nodeLoopMps} M tours/s au début, ${end.nodeLoopMps} à la fin`);
+  if (!agree(...probes.map(({ probe }) => probe.pgbenchTps)))
+    reasons.push(`pgbench select 1 : ${probes.map(({ when, probe }, i) => `${probe.pgbenchTps ?? '—'}${i === 0 ? ' tps' : ''} ${when}`).join(', ')}`);
+  if (!agree(...probes.map(({ probe }) => probe.nodeLoopMps)))
+    reasons.push(`boucle Node : ${probes.map(({ when, probe }, i) => `${probe.nodeLoopMps}${i === 0 ? ' M tours/s' : ''} ${when}`).join(', ')}`);
   if (cpu && cpu.steal > STEAL_LIMIT) reasons.push(`${percent(cpu.steal)} du temps des cœurs pris par l'hôte (steal)`);
-  return { start, end, cpu, stable: reasons.length === 0, reasons };
+  return { start, ...(middle.length > 0 ? { middle } : {}), end, cpu, stable: reasons.length === 0, reasons };
 }
 
 /** Whether this run's state matches an earlier run's (its probes at the start agree), and why not. */
@@ -160,22 +184,24 @@ export function comparedWith(state: MachineState, earlier: MachineState | undefi
 
 /** The section of the results that says in which state the figures were measured. */
 export function machineStateMarkdown(title: string, state: MachineState, earlier?: MachineState): string {
+  const middle = state.middle ?? [];
   const row = (label: string, probe: Probe) =>
     `| ${label} | ${probe.at.slice(11, 19)} | ${probe.loadAverage.map((value) => value.toFixed(2)).join(' / ')} | ${probe.pgbenchTps ?? '—'} | ${probe.nodeLoopMps} |`;
   const cpu = state.cpu
-    ? `Temps des cœurs entre les deux relevés : occupé ${percent(state.cpu.busy)}, attente disque ${percent(state.cpu.iowait)}, pris par l'hôte (steal) ${percent(state.cpu.steal)}, libre ${percent(state.cpu.idle)}.`
-    : "Temps des cœurs : non relevé (pas de /proc/stat).";
+    ? `Temps des cœurs entre le premier et le dernier relevé : occupé ${percent(state.cpu.busy)}, attente disque ${percent(state.cpu.iowait)}, pris par l'hôte (steal) ${percent(state.cpu.steal)}, libre ${percent(state.cpu.idle)}.`
+    : 'Temps des cœurs : non relevé (pas de /proc/stat).';
   const verdict = state.stable
-    ? `État **stable** : les deux relevés concordent à ${PROBE_TOLERANCE * 100} % près.`
+    ? `État **stable** : les ${middle.length > 0 ? middle.length + 2 : 'deux'} relevés concordent à ${PROBE_TOLERANCE * 100} % près.`
     : `État **instable** : ${state.reasons.join(' ; ')}. Les chiffres de ce run mesurent aussi la machine.`;
   return [
     `### ${title}`,
     '',
-    `Les mêmes sondes au début et à la fin : pgbench sur \`select 1\` (${PGBENCH_CLIENTS} clients, médiane de trois fois ${PGBENCH_SECONDS} s, aucune table lue) et une boucle de calcul dans Node qui n'alloue rien (la vitesse d'un cœur).`,
+    `Les mêmes sondes ${middle.length > 0 ? 'au début, entre les passages' : 'au début'} et à la fin : pgbench sur \`select 1\` (${PGBENCH_CLIENTS} clients, médiane de trois fois ${PGBENCH_SECONDS} s, aucune table lue) et une boucle de calcul dans Node qui n'alloue rien (la vitesse d'un cœur).`,
     '',
     '| relevé | heure UTC | load average 1 / 5 / 15 min | pgbench select 1 tps | boucle Node M tours/s |',
     '| --- | --- | --- | ---: | ---: |',
     row('début', state.start),
+    ...middle.map((probe) => row(`après ${probe.after}`, probe)),
     row('fin', state.end),
     '',
     `${cpu} ${verdict} ${comparedWith(state, earlier).text}`,

@@ -71,6 +71,12 @@ export function runCommand(command: string, args: string[]): Promise<{ code: num
   });
 }
 
+/** The transactions per second pgbench printed (its `tps = …` line), null when it printed none. */
+export function pgbenchTps(stdout: string): number | null {
+  const tps = /^tps = ([\d.]+)/m.exec(stdout);
+  return tps ? Number(tps[1]) : null;
+}
+
 export async function runPgbench(options: {
   databaseUrl: string;
   endpoints: CapturedEndpoint[];
@@ -128,10 +134,10 @@ export async function runPgbench(options: {
       result.error = `${bin} : ${(error as Error).message}`;
       continue;
     }
-    const tps = /^tps = ([\d.]+)/m.exec(output.stdout);
+    const tps = pgbenchTps(output.stdout);
     const latency = /^latency average = ([\d.]+) ms/m.exec(output.stdout);
     const failed = /^number of failed transactions: (\d+)/m.exec(output.stdout);
-    if (output.code !== 0 || !tps || Number(failed?.[1] ?? 0) > 0) {
+    if (output.code !== 0 || tps === null || Number(failed?.[1] ?? 0) > 0) {
       result.error =
         (
           output.stderr
@@ -141,7 +147,7 @@ export async function runPgbench(options: {
         ).slice(0, 300) || `code ${output.code}`;
       continue;
     }
-    result.tps = Math.round(Number(tps[1]));
+    result.tps = Math.round(tps);
     result.latencyMs = latency ? Number(latency[1]) : null;
   }
   return results;

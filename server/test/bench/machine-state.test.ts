@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { comparedWith, judgeState, machineStateMarkdown, type Probe } from '../../bench/machine-state';
+import { comparedWith, judgeState, machineStateMarkdown, type MiddleProbe, type Probe } from '../../bench/machine-state';
+import { pgbenchTps } from '../../bench/pgbench';
 
 const probe = (at: string, pgbenchTps: number | null, nodeLoopMps: number): Probe => ({ at, loadAverage: [0.5, 0.4, 0.3], pgbenchTps, nodeLoopMps });
 const calm = { busy: 0.6, iowait: 0.01, steal: 0.01, idle: 0.38 };
@@ -23,6 +24,43 @@ describe('the machine state around a bench run', () => {
     expect(noPgbench.reasons).toEqual(['pgbench select 1 : 30000 tps au début, — à la fin']);
   });
 
+  it('is unsteady when a probe between the passes strayed, even when the last one is back', () => {
+    const between = (at: string, pgbenchTps: number, after: string): MiddleProbe => ({ ...probe(at, pgbenchTps, 80), after });
+    const start = probe('2026-12-06T05:00:00.000Z', 30000, 80);
+    const end = probe('2026-12-06T06:20:00.000Z', 29000, 80);
+    const calmMiddle = [between('2026-12-06T05:20:00.000Z', 28000, 'le passage avec cache'), between('2026-12-06T05:40:00.000Z', 31000, 'le passage sans cache')];
+    const steady = judgeState(start, end, calm, calmMiddle);
+    expect(steady.stable).toBe(true);
+    expect(steady.middle).toEqual(calmMiddle);
+    // Each probe against every other: 24 000 is within 20 % of 28 000 but not of 31 000.
+    const dipped = [between('2026-12-06T05:20:00.000Z', 24000, 'le passage avec cache'), between('2026-12-06T05:40:00.000Z', 31000, 'le passage sans cache')];
+    const state = judgeState(start, end, calm, dipped);
+    expect(state.reasons).toEqual([
+      'pgbench select 1 : 30000 tps au début, 24000 après le passage avec cache, 31000 après le passage sans cache, 29000 à la fin',
+    ]);
+    const lines = machineStateMarkdown('État de la machine', state).split('\n');
+    expect(lines[2]).toMatch(/^Les mêmes sondes au début, entre les passages et à la fin : /u);
+    expect(lines.slice(6, 10)).toEqual([
+      '| début | 05:00:00 | 0.50 / 0.40 / 0.30 | 30000 | 80 |',
+      '| après le passage avec cache | 05:20:00 | 0.50 / 0.40 / 0.30 | 24000 | 80 |',
+      '| après le passage sans cache | 05:40:00 | 0.50 / 0.40 / 0.30 | 31000 | 80 |',
+      '| fin | 06:20:00 | 0.50 / 0.40 / 0.30 | 29000 | 80 |',
+    ]);
+    expect(machineStateMarkdown('État de la machine', steady)).toContain('État **stable** : les 4 relevés concordent à 20 % près.');
+  });
+
+  it('reads the rate pgbench printed, and nothing from an output without it', () => {
+    const output = [
+      'transaction type: /tmp/maillon-bench-state.sql',
+      'number of clients: 8',
+      'latency average = 0.152 ms',
+      'initial connection time = 9.870 ms',
+      'tps = 52617.403112 (without initial connection time)',
+    ].join('\n');
+    expect(pgbenchTps(output)).toBe(52617.403112);
+    expect(pgbenchTps('pgbench: error: connection to server failed')).toBeNull();
+  });
+
   it('compares two runs only when their starting probes agree', () => {
     const now = judgeState(probe('2026-12-06T05:00:00.000Z', 30000, 80), probe('2026-12-06T06:20:00.000Z', 30000, 80), calm);
     const calmEarlier = judgeState(probe('2026-12-05T22:12:00.000Z', 32000, 85), probe('2026-12-05T23:30:00.000Z', 31000, 84), calm);
@@ -42,7 +80,7 @@ describe('the machine state around a bench run', () => {
     expect(lines).toContain('| début | 05:00:00 | 0.50 / 0.40 / 0.30 | 30000 | 80 |');
     expect(lines).toContain('| fin | 06:20:00 | 0.50 / 0.40 / 0.30 | 18000 | 80 |');
     expect(lines.at(-1)).toBe(
-      "Temps des cœurs entre les deux relevés : occupé 60.0 %, attente disque 1.0 %, pris par l'hôte (steal) 1.0 %, libre 38.0 %. " +
+      "Temps des cœurs entre le premier et le dernier relevé : occupé 60.0 %, attente disque 1.0 %, pris par l'hôte (steal) 1.0 %, libre 38.0 %. " +
         'État **instable** : pgbench select 1 : 30000 tps au début, 18000 à la fin. Les chiffres de ce run mesurent aussi la machine. ' +
         "Le run précédent n'a pas relevé l'état de la machine : pas de comparaison.",
     );
