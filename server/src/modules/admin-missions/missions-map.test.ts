@@ -3,6 +3,7 @@ import { MAP_GROUPS_ABOVE, MAP_MISSIONS_MAX, missionsMapSchema } from '@maillon/
 import { eq, sql } from 'drizzle-orm';
 import { missionBatches, missions } from '../../db/schema';
 import { backfillPositions } from '../../lib/positions';
+import { unlocatedCounts } from './missions-map.service';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../../test/helpers';
 
 /** The admin's map of « À trier » and of the active lots (issue 18). */
@@ -58,6 +59,18 @@ describe('GET /api/missions/map', () => {
     expect(all.lots).toEqual([{ id: lots['Lot Lyon'], title: 'Lot Lyon', defibrillatorsSum: 0 }]);
     expect(all.more).toBe(false);
     expect(all.unlocatedUnsorted).toBe(1);
+  });
+
+  it('counts the « À trier » that cannot be placed on their own index, whose condition is the count’s (decision 075)', async () => {
+    const plan = await ctx.db.transaction(async (tx) => {
+      // Without a table or bitmap scan to fall back on, an index whose condition the count does not match is not used.
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      const rows = (await tx.execute<{ 'QUERY PLAN': unknown }>(sql`explain (format json) select * from ${unlocatedCounts}`)).rows;
+      return JSON.stringify(rows[0]!['QUERY PLAN']);
+    });
+    expect(plan).toContain('"Index Name":"missions_unsorted_unlocated_idx"');
+    expect(plan).not.toContain('missions_unbatched_idx');
   });
 
   it('keeps the view (south, west, north, east) and the « À trier » scope', async () => {

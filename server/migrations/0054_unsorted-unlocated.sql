@@ -1,0 +1,1 @@
+CREATE INDEX "missions_unsorted_unlocated_idx" ON "missions" USING btree ("id") WHERE batch_id is null and status in ('draft', 'active') and not (coalesce(latitude, approx_latitude) is not null and coalesce(longitude, approx_longitude) is not null);
