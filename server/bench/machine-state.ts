@@ -154,21 +154,24 @@ export async function startMachineState(databaseUrl: string): Promise<{ between(
   };
 }
 
-/** When each probe was taken, as the reasons and the table name it. */
+/** Each probe with its row's label in the table and when it was taken, as the reasons say it. */
 const probesInOrder = (start: Probe, middle: readonly MiddleProbe[], end: Probe) => [
-  { when: 'au début', probe: start },
-  ...middle.map((probe) => ({ when: `après ${probe.after}`, probe })),
-  { when: 'à la fin', probe: end },
+  { label: 'début', when: 'au début', probe: start },
+  ...middle.map((probe) => ({ label: `après ${probe.after}`, when: `après ${probe.after}`, probe })),
+  { label: 'fin', when: 'à la fin', probe: end },
 ];
 
 /** A run is stable when all its probes agree and the host stole little of the cores' time. */
 export function judgeState(start: Probe, end: Probe, cpu: CpuShares | null, middle: MiddleProbe[] = []): MachineState {
   const probes = probesInOrder(start, middle, end);
   const reasons: string[] = [];
-  if (!agree(...probes.map(({ probe }) => probe.pgbenchTps)))
-    reasons.push(`pgbench select 1 : ${probes.map(({ when, probe }, i) => `${probe.pgbenchTps ?? '—'}${i === 0 ? ' tps' : ''} ${when}`).join(', ')}`);
-  if (!agree(...probes.map(({ probe }) => probe.nodeLoopMps)))
-    reasons.push(`boucle Node : ${probes.map(({ when, probe }, i) => `${probe.nodeLoopMps}${i === 0 ? ' M tours/s' : ''} ${when}`).join(', ')}`);
+  // One figure of every probe: the reason lists them in order, the first with its unit.
+  const check = (name: string, unit: string, figure: (probe: Probe) => number | null) => {
+    if (agree(...probes.map(({ probe }) => figure(probe)))) return;
+    reasons.push(`${name} : ${probes.map(({ when, probe }, i) => `${figure(probe) ?? '—'}${i === 0 ? ` ${unit}` : ''} ${when}`).join(', ')}`);
+  };
+  check('pgbench select 1', 'tps', (probe) => probe.pgbenchTps);
+  check('boucle Node', 'M tours/s', (probe) => probe.nodeLoopMps);
   if (cpu && cpu.steal > STEAL_LIMIT) reasons.push(`${percent(cpu.steal)} du temps des cœurs pris par l'hôte (steal)`);
   return { start, ...(middle.length > 0 ? { middle } : {}), end, cpu, stable: reasons.length === 0, reasons };
 }
@@ -200,9 +203,7 @@ export function machineStateMarkdown(title: string, state: MachineState, earlier
     '',
     '| relevé | heure UTC | load average 1 / 5 / 15 min | pgbench select 1 tps | boucle Node M tours/s |',
     '| --- | --- | --- | ---: | ---: |',
-    row('début', state.start),
-    ...middle.map((probe) => row(`après ${probe.after}`, probe)),
-    row('fin', state.end),
+    ...probesInOrder(state.start, middle, state.end).map(({ label, probe }) => row(label, probe)),
     '',
     `${cpu} ${verdict} ${comparedWith(state, earlier).text}`,
   ].join('\n');
