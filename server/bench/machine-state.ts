@@ -1,11 +1,12 @@
 /**
  * The machine's state around a bench run (decision 073). On this shared machine runs of one build differ by two to
- * five times from one hour to the next, so a result is only read against the state it was measured in: the same two
+ * five times from one hour to the next, so a result is only read against the state it was measured in: the same
  * probes at the run's start, between its parts (the full bench's PostgreSQL passes) and at its end (pgbench on a
- * statement that reads no table: PostgreSQL's round trips and the cores' scheduling; a loop in Node that allocates
- * nothing: one core's speed), the load average, and how the cores' time was spent in between (steal: time the host
- * gave to other machines). The run is « stable » when all its probes agree and little time was stolen, and two runs are
- * comparable only when their first probes agree.
+ * statement that reads no table: PostgreSQL's round trips and the cores' scheduling; pgbench on a statement that
+ * builds a 60 KB text: the memory a backend takes and gives back on each call, whose page faults are dear on some
+ * virtual machines, decision 078; a loop in Node that allocates nothing: one core's speed), the load average, and how
+ * the cores' time was spent in between (steal: time the host gave to other machines). The run is « stable » when all
+ * its probes agree and little time was stolen, and two runs are comparable only when their first probes agree.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,11 @@ export interface Probe {
   loadAverage: number[];
   /** pgbench `select 1`, 8 clients: transactions per second (median of three runs), null when pgbench could not run. */
   pgbenchTps: number | null;
+  /**
+   * pgbench on a statement that builds a 60 KB text (500 pieces of 120 bytes joined, the size of the lots' map), 8
+   * clients, median of three; null when pgbench could not run, absent from runs before decision 078.
+   */
+  pgbenchTextTps?: number | null;
   /** Node: millions of turns per second of a loop that allocates nothing (one core's speed). */
   nodeLoopMps: number;
 }
@@ -74,10 +80,14 @@ function cpuShares(before: number[] | null, after: number[] | null): CpuShares |
   return { busy: (user + nice + system + irq + softirq) / total, iowait: iowait / total, steal: steal / total, idle: idle / total };
 }
 
-/** pgbench on `select 1`: the median of three short runs, so that one passing hiccup does not make the probe. */
-async function pgbenchSelectOne(databaseUrl: string): Promise<number | null> {
-  const script = path.join(os.tmpdir(), 'maillon-bench-state.sql');
-  fs.writeFileSync(script, 'select 1;\n');
+/** The probes' statements: one that reads nothing, and one that builds a 60 KB text (decision 078). */
+const SELECT_ONE = 'select 1;';
+const TEXT_60_KB = "select length(array_to_string(array(select repeat('x', 120) from generate_series(1, 500)), ','));";
+
+/** pgbench on one statement: the median of three short runs, so that one passing hiccup does not make the probe. */
+async function pgbenchMedian(databaseUrl: string, name: string, statement: string): Promise<number | null> {
+  const script = path.join(os.tmpdir(), `maillon-bench-state-${name}.sql`);
+  fs.writeFileSync(script, `${statement}\n`);
   const bin = process.env.BENCH_PGBENCH ?? 'pgbench';
   const args = ['-n', '-M', 'prepared', '-c', String(PGBENCH_CLIENTS), '-j', '2', '-T', String(PGBENCH_SECONDS), '-f', script, databaseUrl];
   const runs: number[] = [];
@@ -123,7 +133,8 @@ async function probe(databaseUrl: string): Promise<Probe> {
   return {
     at: new Date().toISOString(),
     loadAverage: os.loadavg().map((value) => Math.round(value * 100) / 100),
-    pgbenchTps: await pgbenchSelectOne(databaseUrl),
+    pgbenchTps: await pgbenchMedian(databaseUrl, 'select-one', SELECT_ONE),
+    pgbenchTextTps: await pgbenchMedian(databaseUrl, 'text', TEXT_60_KB),
     nodeLoopMps: nodeLoopMps(),
   };
 }
@@ -171,6 +182,10 @@ export function judgeState(start: Probe, end: Probe, cpu: CpuShares | null, midd
     reasons.push(`${name} : ${probes.map(({ when, probe }, i) => `${figure(probe) ?? '—'}${i === 0 ? ` ${unit}` : ''} ${when}`).join(', ')}`);
   };
   check('pgbench select 1', 'tps', (probe) => probe.pgbenchTps);
+  // Runs before decision 078 had no such probe: judged only where the run took it.
+  if (probes.some(({ probe }) => probe.pgbenchTextTps !== undefined)) {
+    check('pgbench texte 60 Kio', 'tps', (probe) => probe.pgbenchTextTps ?? null);
+  }
   check('boucle Node', 'M tours/s', (probe) => probe.nodeLoopMps);
   if (cpu && cpu.steal > STEAL_LIMIT) reasons.push(`${percent(cpu.steal)} du temps des cœurs pris par l'hôte (steal)`);
   return { start, ...(middle.length > 0 ? { middle } : {}), end, cpu, stable: reasons.length === 0, reasons };
@@ -179,8 +194,14 @@ export function judgeState(start: Probe, end: Probe, cpu: CpuShares | null, midd
 /** Whether this run's state matches an earlier run's (its probes at the start agree), and why not. */
 export function comparedWith(state: MachineState, earlier: MachineState | undefined): { comparable: boolean; text: string } {
   if (!earlier) return { comparable: false, text: "Le run précédent n'a pas relevé l'état de la machine : pas de comparaison." };
-  const same = agree(state.start.pgbenchTps, earlier.start.pgbenchTps) && agree(state.start.nodeLoopMps, earlier.start.nodeLoopMps);
-  const figures = `pgbench select 1 ${state.start.pgbenchTps ?? '—'} contre ${earlier.start.pgbenchTps ?? '—'} tps, boucle Node ${state.start.nodeLoopMps} contre ${earlier.start.nodeLoopMps} M tours/s`;
+  // The text probe counts only when both runs took it (decision 078).
+  const bothText = state.start.pgbenchTextTps !== undefined && earlier.start.pgbenchTextTps !== undefined;
+  const same =
+    agree(state.start.pgbenchTps, earlier.start.pgbenchTps) &&
+    (!bothText || agree(state.start.pgbenchTextTps ?? null, earlier.start.pgbenchTextTps ?? null)) &&
+    agree(state.start.nodeLoopMps, earlier.start.nodeLoopMps);
+  const text = bothText ? `, pgbench texte 60 Kio ${state.start.pgbenchTextTps ?? '—'} contre ${earlier.start.pgbenchTextTps ?? '—'} tps` : '';
+  const figures = `pgbench select 1 ${state.start.pgbenchTps ?? '—'} contre ${earlier.start.pgbenchTps ?? '—'} tps${text}, boucle Node ${state.start.nodeLoopMps} contre ${earlier.start.nodeLoopMps} M tours/s`;
   const when = `au run du ${earlier.start.at.slice(0, 16).replace('T', ' ')} UTC (${figures})`;
   return { comparable: same, text: same ? `Comparable ${when}.` : `**Non comparable** ${when} : leurs écarts mesurent aussi la machine.` };
 }
@@ -189,7 +210,7 @@ export function comparedWith(state: MachineState, earlier: MachineState | undefi
 export function machineStateMarkdown(title: string, state: MachineState, earlier?: MachineState): string {
   const middle = state.middle ?? [];
   const row = (label: string, probe: Probe) =>
-    `| ${label} | ${probe.at.slice(11, 19)} | ${probe.loadAverage.map((value) => value.toFixed(2)).join(' / ')} | ${probe.pgbenchTps ?? '—'} | ${probe.nodeLoopMps} |`;
+    `| ${label} | ${probe.at.slice(11, 19)} | ${probe.loadAverage.map((value) => value.toFixed(2)).join(' / ')} | ${probe.pgbenchTps ?? '—'} | ${probe.pgbenchTextTps ?? '—'} | ${probe.nodeLoopMps} |`;
   const cpu = state.cpu
     ? `Temps des cœurs entre le premier et le dernier relevé : occupé ${percent(state.cpu.busy)}, attente disque ${percent(state.cpu.iowait)}, pris par l'hôte (steal) ${percent(state.cpu.steal)}, libre ${percent(state.cpu.idle)}.`
     : 'Temps des cœurs : non relevé (pas de /proc/stat).';
@@ -199,10 +220,10 @@ export function machineStateMarkdown(title: string, state: MachineState, earlier
   return [
     `### ${title}`,
     '',
-    `Les mêmes sondes ${middle.length > 0 ? 'au début, entre les passages' : 'au début'} et à la fin : pgbench sur \`select 1\` (${PGBENCH_CLIENTS} clients, médiane de trois fois ${PGBENCH_SECONDS} s, aucune table lue) et une boucle de calcul dans Node qui n'alloue rien (la vitesse d'un cœur).`,
+    `Les mêmes sondes ${middle.length > 0 ? 'au début, entre les passages' : 'au début'} et à la fin : pgbench sur \`select 1\` (${PGBENCH_CLIENTS} clients, médiane de trois fois ${PGBENCH_SECONDS} s, aucune table lue), pgbench sur une requête qui assemble un texte de 60 Kio (la mémoire qu'un processus de PostgreSQL prend et rend à chaque appel, décision 078) et une boucle de calcul dans Node qui n'alloue rien (la vitesse d'un cœur).`,
     '',
-    '| relevé | heure UTC | load average 1 / 5 / 15 min | pgbench select 1 tps | boucle Node M tours/s |',
-    '| --- | --- | --- | ---: | ---: |',
+    '| relevé | heure UTC | load average 1 / 5 / 15 min | pgbench select 1 tps | pgbench texte 60 Kio tps | boucle Node M tours/s |',
+    '| --- | --- | --- | ---: | ---: | ---: |',
     ...probesInOrder(state.start, middle, state.end).map(({ label, probe }) => row(label, probe)),
     '',
     `${cpu} ${verdict} ${comparedWith(state, earlier).text}`,

@@ -41,12 +41,43 @@ describe('the machine state around a bench run', () => {
     const lines = machineStateMarkdown('État de la machine', state).split('\n');
     expect(lines[2]).toMatch(/^Les mêmes sondes au début, entre les passages et à la fin : /u);
     expect(lines.slice(6, 10)).toEqual([
-      '| début | 05:00:00 | 0.50 / 0.40 / 0.30 | 30000 | 80 |',
-      '| après le passage avec cache | 05:20:00 | 0.50 / 0.40 / 0.30 | 24000 | 80 |',
-      '| après le passage sans cache | 05:40:00 | 0.50 / 0.40 / 0.30 | 31000 | 80 |',
-      '| fin | 06:20:00 | 0.50 / 0.40 / 0.30 | 29000 | 80 |',
+      '| début | 05:00:00 | 0.50 / 0.40 / 0.30 | 30000 | — | 80 |',
+      '| après le passage avec cache | 05:20:00 | 0.50 / 0.40 / 0.30 | 24000 | — | 80 |',
+      '| après le passage sans cache | 05:40:00 | 0.50 / 0.40 / 0.30 | 31000 | — | 80 |',
+      '| fin | 06:20:00 | 0.50 / 0.40 / 0.30 | 29000 | — | 80 |',
     ]);
     expect(machineStateMarkdown('État de la machine', steady)).toContain('État **stable** : les 4 relevés concordent à 20 % près.');
+  });
+
+  it('is unsteady when the probe that builds a 60 KB text strayed, and judges it only in runs that took it', () => {
+    const withText = (at: string, textTps: number | null): Probe => ({ ...probe(at, 30000, 80), pgbenchTextTps: textTps });
+    const strayed = judgeState(withText('2026-12-06T16:41:00.000Z', 9400), withText('2026-12-06T18:03:00.000Z', 1200), calm);
+    expect(strayed.reasons).toEqual(['pgbench texte 60 Kio : 9400 tps au début, 1200 à la fin']);
+    expect(judgeState(withText('2026-12-06T16:41:00.000Z', 9400), withText('2026-12-06T18:03:00.000Z', 9000), calm).stable).toBe(true);
+    expect(judgeState(withText('2026-12-06T16:41:00.000Z', 9400), withText('2026-12-06T18:03:00.000Z', null), calm).reasons).toEqual([
+      'pgbench texte 60 Kio : 9400 tps au début, — à la fin',
+    ]);
+    const lines = machineStateMarkdown('État de la machine', strayed).split('\n');
+    expect(lines[4]).toBe('| relevé | heure UTC | load average 1 / 5 / 15 min | pgbench select 1 tps | pgbench texte 60 Kio tps | boucle Node M tours/s |');
+    expect(lines).toContain('| début | 16:41:00 | 0.50 / 0.40 / 0.30 | 30000 | 9400 | 80 |');
+    expect(lines).toContain('| fin | 18:03:00 | 0.50 / 0.40 / 0.30 | 30000 | 1200 | 80 |');
+  });
+
+  it('compares the 60 KB text probes of two runs only when both took it', () => {
+    const run = (at: string, textTps?: number) => {
+      const start: Probe = { ...probe(at, 30000, 80), ...(textTps === undefined ? {} : { pgbenchTextTps: textTps }) };
+      return judgeState(start, start, calm);
+    };
+    const now = run('2026-12-07T05:00:00.000Z', 9400);
+    expect(comparedWith(now, run('2026-12-06T18:03:00.000Z', 1200))).toEqual({
+      comparable: false,
+      text: '**Non comparable** au run du 2026-12-06 18:03 UTC (pgbench select 1 30000 contre 30000 tps, pgbench texte 60 Kio 9400 contre 1200 tps, boucle Node 80 contre 80 M tours/s) : leurs écarts mesurent aussi la machine.',
+    });
+    expect(comparedWith(now, run('2026-12-06T18:03:00.000Z', 9000)).comparable).toBe(true);
+    expect(comparedWith(now, run('2026-12-06T15:32:00.000Z'))).toEqual({
+      comparable: true,
+      text: 'Comparable au run du 2026-12-06 15:32 UTC (pgbench select 1 30000 contre 30000 tps, boucle Node 80 contre 80 M tours/s).',
+    });
   });
 
   it('reads the rate pgbench printed, and nothing from an output without it', () => {
@@ -77,8 +108,8 @@ describe('the machine state around a bench run', () => {
     const state = judgeState(probe('2026-12-06T05:00:00.000Z', 30000, 80), probe('2026-12-06T06:20:00.000Z', 18000, 80), calm);
     const lines = machineStateMarkdown('État de la machine', state).split('\n');
     expect(lines[0]).toBe('### État de la machine');
-    expect(lines).toContain('| début | 05:00:00 | 0.50 / 0.40 / 0.30 | 30000 | 80 |');
-    expect(lines).toContain('| fin | 06:20:00 | 0.50 / 0.40 / 0.30 | 18000 | 80 |');
+    expect(lines).toContain('| début | 05:00:00 | 0.50 / 0.40 / 0.30 | 30000 | — | 80 |');
+    expect(lines).toContain('| fin | 06:20:00 | 0.50 / 0.40 / 0.30 | 18000 | — | 80 |');
     expect(lines.at(-1)).toBe(
       "Temps des cœurs entre le premier et le dernier relevé : occupé 60.0 %, attente disque 1.0 %, pris par l'hôte (steal) 1.0 %, libre 38.0 %. " +
         'État **instable** : pgbench select 1 : 30000 tps au début, 18000 à la fin. Les chiffres de ce run mesurent aussi la machine. ' +
