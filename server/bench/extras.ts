@@ -120,7 +120,7 @@ export async function runPostgresExtras(options: ExtrasOptions): Promise<Extras>
 
   const sections = [
     pgbenchTable(
-      `PostgreSQL — plafond SQL : pgbench sur le SQL de chaque endpoint (-M prepared, -M extended pour le SQL planifié à chaque appel, ${options.clients} clients, ${options.durationS} s)`,
+      `PostgreSQL — plafond SQL : pgbench sur le SQL de chaque endpoint (-M prepared ; le SQL que l'app planifie à chaque appel l'est aussi, sous plan_cache_mode = force_custom_plan, ${options.clients} clients, ${options.durationS} s)`,
       pgbench.value ?? [],
       options.rows,
       stackCeiling.value ?? [],

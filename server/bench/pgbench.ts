@@ -21,6 +21,8 @@ export interface PgbenchResult {
   error: string | null;
   script: string;
   defines: string[];
+  /** pgbench's protocol for the script (pgbenchScript). */
+  mode: PgbenchMode;
 }
 
 // node-postgres's own conversion of a parameter to its text form (Date, array, object…). Not in @types/pg, hence the cast.
@@ -36,12 +38,30 @@ export function paramText(value: unknown): string | null {
 /** pgbench reads `:name` outside `::` as one of its variables, even inside a string literal. */
 const PGBENCH_VARIABLE = /(^|[^:]):[A-Za-z_\u0080-\uffff]/;
 
+export type PgbenchMode = 'prepared' | 'extended';
+
+/**
+ * The settings around a statement the app plans on every call (PLAN_EACH_CALL), in a script run with -M prepared: its
+ * prepared statement is then planned with its parameters on every call, as the app's unnamed statement is, while the
+ * request's other statements keep their prepared plan, as the app's named ones do (decision 079).
+ */
+export const PLAN_EACH_CALL_BEFORE = 'set plan_cache_mode = force_custom_plan;';
+export const PLAN_EACH_CALL_AFTER = 'reset plan_cache_mode;';
+
 /**
  * A pgbench script for one request: each $n becomes a pgbench variable defined with -D (sent, like node-postgres
  * does, as an untyped text parameter under -M prepared; no quoting to get wrong), NULL stays a literal.
+ *
+ * Each statement is planned as the app plans it (db/prepared-statements.ts). A request whose statements are all
+ * planned on every call runs with -M extended (unnamed, as the app sends them). One that mixes them runs with
+ * -M prepared, each statement planned on every call between PLAN_EACH_CALL_BEFORE and PLAN_EACH_CALL_AFTER: with
+ * -M extended for the whole request, its named statements were planned on every call too, which the app never does
+ * (« Parc DAE (recherche large) »: 229–242 tps that way, 686–757 planned as the app plans them; decision 079).
  */
-export function pgbenchScript(queries: CapturedQuery[]): { script: string; defines: string[] } {
+export function pgbenchScript(queries: CapturedQuery[]): { script: string; defines: string[]; mode: PgbenchMode } {
   const defines: string[] = [];
+  const plannedEachCall = queries.map((query) => query.sql.includes(PLAN_EACH_CALL));
+  const mode: PgbenchMode = plannedEachCall.length > 0 && plannedEachCall.every(Boolean) ? 'extended' : 'prepared';
   const statements = queries.map((query, q) => {
     if (PGBENCH_VARIABLE.test(query.sql))
       throw new Error(`pgbench prendrait « :nom » pour une variable : ${query.sql.slice(0, 120)}`);
@@ -52,9 +72,10 @@ export function pgbenchScript(queries: CapturedQuery[]): { script: string; defin
       defines.push(`${name}=${value}`);
       return `:${name}`;
     });
-    return `${text.trim()};`;
+    const statement = `${text.trim()};`;
+    return mode === 'prepared' && plannedEachCall[q] ? `${PLAN_EACH_CALL_BEFORE}\n${statement}\n${PLAN_EACH_CALL_AFTER}` : statement;
   });
-  return { script: `${statements.join('\n')}\n`, defines };
+  return { script: `${statements.join('\n')}\n`, defines, mode };
 }
 
 /** Runs a command (pgbench) with the app's session settings and gives its exit code and output. */
@@ -97,11 +118,13 @@ export async function runPgbench(options: {
       error: null,
       script: '',
       defines: [],
+      mode: 'prepared',
     };
     results.push(result);
     try {
-      const { script, defines } = pgbenchScript(endpoint.queries);
+      const { script, defines, mode } = pgbenchScript(endpoint.queries);
       result.defines = defines;
+      result.mode = mode;
       result.script = path.join(options.scriptsDir, `endpoint-${String(i + 1).padStart(2, '0')}.sql`);
       fs.writeFileSync(result.script, script);
     } catch (error) {
@@ -112,9 +135,9 @@ export async function runPgbench(options: {
     const args = [
       '-n',
       '-M',
-      // A statement the app plans on every call (a search of words, decision 042) is run the same way: -M prepared
-      // would keep the generic plan the app avoids.
-      endpoint.queries.some((q) => q.sql.includes(PLAN_EACH_CALL)) ? 'extended' : 'prepared',
+      // Each statement planned as the app plans it (pgbenchScript): a search of words on every call (decision 042),
+      // the others once per connection.
+      result.mode,
       '-c',
       String(options.clients),
       '-j',
