@@ -146,8 +146,12 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
         now() - i * interval '1 minute'
       from generate_series(1, ${t.lots}) i`),
   );
+  // Each mission is written once, with its device (Parc DAE): one device per mission (its serial, site and position),
+  // written by the same statement just before. Linking them by an update afterwards rewrote every mission into new
+  // pages and left the table's first half empty after the vacuum, which a scan from its first page then read through
+  // (decision 080).
   await step(
-    `${t.missions} missions in lots (those of completed lots completed), ${t.unsorted} to sort`,
+    `${t.missions} missions in lots (those of completed lots completed), ${t.unsorted} to sort, and their devices`,
     sql.raw(`
       with lots as (
         select id, status, departments[1] as dept, row_number() over (order by created_at, id) as n
@@ -157,44 +161,45 @@ export async function seedScale(db: Db, sizes: ScaleSizes, log: (line: string) =
         -- Each lot around a point of its department; its devices within about 10 km of it; one in ten known by its
         -- postal code only (approximate position).
         select i, lots.id as batch_id, lots.status as lot_status, places.*,
-          places.lat + places.spread * ${jitter('lots.n', 3)} + 0.09 * ${jitter('i', 4)} as site_lat,
-          places.lon + places.spread * 1.4 * ${jitter('lots.n', 5)} + 0.12 * ${jitter('i', 6)} as site_lon
+          'SN-B-' || i as serial_number, 'Client ' || i as client_name, ${MODELS_SQL}[1 + i % 8] as model,
+          i || ' rue de la République, ' || places.postal_code || ' ' || places.city as location,
+          case when i % 10 = 0 then null
+            else places.lat + places.spread * ${jitter('lots.n', 3)} + 0.09 * ${jitter('i', 4)} end as site_lat,
+          case when i % 10 = 0 then null
+            else places.lon + places.spread * 1.4 * ${jitter('lots.n', 5)} + 0.12 * ${jitter('i', 6)} end as site_lon,
+          now() - i * interval '10 seconds' as created_at,
+          -- The device's rank, oldest mission first: its state and expiry dates are spread by it.
+          ${t.missions + t.unsorted} + 1 - i as n
         from generate_series(1, ${t.missions + t.unsorted}) i
         left join lots on i <= ${t.missions} and lots.n = 1 + (i % ${t.lots})
         join ${placesSql()} on places.dept = coalesce(lots.dept, ${DEPARTMENTS_SQL}[1 + i % 20])
-      )
-      insert into missions (title, description, location, department, budget_cents, tags, status, batch_id, serial_number,
-        client_name, defibrillator_model, visit_type, tel_site, email_site, completion_link, postal_code, city, latitude, longitude,
-        approx_latitude, approx_longitude, created_at)
-      select 'Maintenance - Site ' || i, 'Visite de maintenance', i || ' rue de la République, ' || postal_code || ' ' || city,
-        dept, 15000, array['Maintenance'],
-        case when lot_status = 'completed' then 'completed' when batch_id is null and i % 4 = 0 then 'draft' else 'active' end, batch_id, 'SN-B-' || i, 'Client ' || i,
-        ${MODELS_SQL}[1 + i % 8], 'Maintenance', '01 00 00 00 00', 'site' || i || '@exemple.fr',
-        'https://formulaires.maillon.fr/c?s=SN-B-' || i, postal_code, city,
-        case when i % 10 = 0 then null else site_lat end, case when i % 10 = 0 then null else site_lon end, approx_lat, approx_lon,
-        now() - i * interval '10 seconds'
-      from sites`),
-  );
-  await step(
-    `${t.missions + t.unsorted} devices (Parc DAE)`,
-    sql.raw(`
-      -- One device per mission (its serial, site and position), linked to it; states and expiry dates spread so that the
-      -- registry's filters and its attention badge have work at scale.
-      with made as (
+      ),
+      made as (
+        -- States and expiry dates spread so that the registry's filters and its attention badge have work at scale.
         insert into devices (serial_number, serial_key, manufacturer, model, site_name, address, postal_code, city, latitude,
           longitude, access, free_access, functional_state, battery_expiry, adult_pads_expiry, pediatric_pads_present,
           last_maintenance_on, maintenance_interval_months, next_maintenance_due, created_at)
-        select m.serial_number, upper(regexp_replace(m.serial_number, '[^A-Za-z0-9]', '', 'g')),
-          split_part(m.defibrillator_model, ' - ', 1), split_part(m.defibrillator_model, ' - ', 2), m.client_name, m.location,
-          m.postal_code, m.city, m.latitude, m.longitude, case when n % 3 = 0 then 'Intérieur' else 'Extérieur' end, n % 3 <> 0,
+        select serial_number, upper(regexp_replace(serial_number, '[^A-Za-z0-9]', '', 'g')),
+          split_part(model, ' - ', 1), split_part(model, ' - ', 2), client_name, location,
+          postal_code, city, site_lat, site_lon, case when n % 3 = 0 then 'Intérieur' else 'Extérieur' end, n % 3 <> 0,
           case when n % 50 = 0 then 'Hors service' when n % 97 = 0 then 'Supprimé définitivement' when n % 7 = 0 then 'Inconnu'
             else 'En fonctionnement' end,
           current_date + (n % 800 - 60)::int, current_date + ((n * 7) % 900 - 45)::int, n % 4 = 0,
-          current_date - (n % 365)::int, 12, current_date - (n % 365)::int + 365, m.created_at
-        from (select m.*, row_number() over (order by m.created_at, m.id) as n from missions m) m
+          current_date - (n % 365)::int, 12, current_date - (n % 365)::int + 365, created_at
+        from sites order by n
         returning id, serial_number
       )
-      update missions set device_id = made.id from made where missions.serial_number = made.serial_number`),
+      insert into missions (title, description, location, department, budget_cents, tags, status, batch_id, serial_number,
+        client_name, defibrillator_model, visit_type, tel_site, email_site, completion_link, postal_code, city, latitude, longitude,
+        approx_latitude, approx_longitude, device_id, created_at)
+      select 'Maintenance - Site ' || i, 'Visite de maintenance', location,
+        dept, 15000, array['Maintenance'],
+        case when lot_status = 'completed' then 'completed' when batch_id is null and i % 4 = 0 then 'draft' else 'active' end, batch_id,
+        sites.serial_number, client_name, model, 'Maintenance', '01 00 00 00 00', 'site' || i || '@exemple.fr',
+        'https://formulaires.maillon.fr/c?s=' || sites.serial_number, postal_code, city, site_lat, site_lon, approx_lat, approx_lon,
+        made.id, created_at
+      from sites join made on made.serial_number = sites.serial_number
+      order by i`),
   );
   const started = Date.now();
   await refreshLotGeometry(db, sql`true`);
