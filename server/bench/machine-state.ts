@@ -182,7 +182,7 @@ export function judgeState(start: Probe, end: Probe, cpu: CpuShares | null, midd
     reasons.push(`${name} : ${probes.map(({ when, probe }, i) => `${figure(probe) ?? '—'}${i === 0 ? ` ${unit}` : ''} ${when}`).join(', ')}`);
   };
   check('pgbench select 1', 'tps', (probe) => probe.pgbenchTps);
-  // Runs before decision 078 had no such probe: judged only where the run took it.
+  // A probe built without the text figure (as the tests' probes are) is judged on the other two alone.
   if (probes.some(({ probe }) => probe.pgbenchTextTps !== undefined)) {
     check('pgbench texte 60 Kio', 'tps', (probe) => probe.pgbenchTextTps ?? null);
   }
