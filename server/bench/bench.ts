@@ -344,7 +344,7 @@ async function main(): Promise<void> {
     explainFile: process.env.BENCH_ONLY ? path.join(os.tmpdir(), 'maillon-bench-explain.json') : path.join(resultsDir, 'explain.json'),
     browser: (process.env.BENCH_BROWSER ?? (process.env.BENCH_ONLY ? 'false' : 'true')) === 'true',
   });
-  const machineState = await state.finish();
+  const machineState = await state.finish('les plafonds, les plans et le premier contenu');
   const stateSection = machineStateMarkdown('État de la machine', machineState, earlierMachineState(path.join(resultsDir, 'latest.json')));
 
   if (process.env.BENCH_ONLY) {

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pgbenchTps, runCommand } from './pgbench';
+import { type PostgresCpuPart, startPostgresCpuSampler } from './postgres-cpu';
 
 /** Two probes agree when they differ by at most this share. */
 const PROBE_TOLERANCE = 0.2;
@@ -58,6 +59,11 @@ export interface MachineState {
   stable: boolean;
   /** Why the run is not stable (empty when it is). */
   reasons: string[];
+  /**
+   * PostgreSQL's CPU by kind of process over each part of the run, the probes left out (postgres-cpu.ts); absent off
+   * Linux and in runs before decision 081.
+   */
+  postgresCpu?: PostgresCpuPart[];
 }
 
 /** The cores' cumulative ticks by kind, from the first line of /proc/stat. */
@@ -148,19 +154,34 @@ function agree(...figures: (number | null)[]): boolean {
 
 /**
  * Probes the machine now; `between(after)` probes it again between two parts of the run, after the part it names;
- * `finish()` probes it a last time and judges the run.
+ * `finish(lastPart)` probes it a last time and judges the run. PostgreSQL's CPU is sampled by kind of process over each
+ * part, the probes' own time left out.
  */
-export async function startMachineState(databaseUrl: string): Promise<{ between(after: string): Promise<void>; finish(): Promise<MachineState> }> {
+export async function startMachineState(
+  databaseUrl: string,
+): Promise<{ between(after: string): Promise<void>; finish(lastPart: string): Promise<MachineState> }> {
   const start = await probe(databaseUrl);
   const ticks = cpuTicks();
   const middle: MiddleProbe[] = [];
+  const sampler = startPostgresCpuSampler(new URL(databaseUrl).pathname.slice(1));
+  const postgresCpu: PostgresCpuPart[] = [];
+  const cut = (part: string) => {
+    const figures = sampler.cut(part);
+    if (figures) postgresCpu.push(figures);
+  };
   return {
     async between(after) {
+      cut(after);
       middle.push({ ...(await probe(databaseUrl)), after });
+      // The probe's own time is not part of the next part.
+      sampler.cut('');
     },
-    async finish() {
+    async finish(lastPart) {
+      cut(lastPart);
+      sampler.stop();
       const cpu = cpuShares(ticks, cpuTicks());
-      return judgeState(start, await probe(databaseUrl), cpu, middle);
+      const state = judgeState(start, await probe(databaseUrl), cpu, middle);
+      return postgresCpu.length > 0 ? { ...state, postgresCpu } : state;
     },
   };
 }
@@ -227,7 +248,24 @@ export function machineStateMarkdown(title: string, state: MachineState, earlier
     ...probesInOrder(state.start, middle, state.end).map(({ label, probe }) => row(label, probe)),
     '',
     `${cpu} ${verdict} ${comparedWith(state, earlier).text}`,
+    ...postgresCpuMarkdown(state.postgresCpu),
   ].join('\n');
+}
+
+/** Where PostgreSQL's CPU went over each part of the run, by kind of process; nothing when it was not sampled. */
+function postgresCpuMarkdown(parts: readonly PostgresCpuPart[] | undefined): string[] {
+  if (!parts || parts.length === 0) return [];
+  return [
+    '',
+    "Le temps de PostgreSQL par sorte de processus, relevé chaque seconde hors des sondes (décision 081) : les connexions à la base du bench et leurs processus parallèles, celles d'autres bases, l'autovacuum, et le reste (postmaster, checkpointer, writers).",
+    '',
+    '| partie | CPU de PostgreSQL s | connexions du bench | autres bases | autovacuum | autres processus |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...parts.map(
+      ({ part, seconds, shares }) =>
+        `| ${part} | ${seconds.toFixed(1)} | ${percent(shares.bench)} | ${percent(shares.otherDatabases)} | ${percent(shares.autovacuum)} | ${percent(shares.background)} |`,
+    ),
+  ];
 }
 
 /** The machine state an earlier results file recorded, if it did. */

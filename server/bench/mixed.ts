@@ -388,7 +388,7 @@ async function main(): Promise<void> {
     const disk = diskFigures(await (await warmedUp).stop());
     const after = await Promise.all(bases.map(serverCounters));
     // Once the minute's own figures are read: the probes' load stays out of the disk's flushes and the servers' counters.
-    const machineState = await state.finish();
+    const machineState = await state.finish('la charge mixte, connexions et mise en route comprises');
     const hits = after.reduce((sum, c, i) => sum + c.hits - before[i]!.hits, 0);
     const misses = after.reduce((sum, c, i) => sum + c.misses - before[i]!.misses, 0);
 
