@@ -8,17 +8,25 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 
-const TICKS_PER_SECOND = 100;
+/** Linux's clock ticks per second, the unit of /proc's CPU times. */
+export const TICKS_PER_SECOND = 100;
 
-/** User + system CPU ticks of a process, or null when it cannot be read (not Linux, process gone). */
-function processTicks(pid: number): number | null {
+/**
+ * A process's user + system CPU ticks and its start time (ticks since boot, as written), from `<proc>/<pid>/stat`;
+ * null when it cannot be read (not Linux, process gone). `proc` is /proc but in tests.
+ */
+export function processStat(pid: number | string, proc = '/proc'): { ticks: number; started: string } | null {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th, starttime the 20th.
+    const fields = fs.readFileSync(`${proc}/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return { ticks: Number(fields[11]) + Number(fields[12]), started: fields[19]! };
   } catch {
     return null;
   }
 }
+
+/** User + system CPU ticks of a process, or null when it cannot be read (not Linux, process gone). */
+const processTicks = (pid: number): number | null => processStat(pid)?.ticks ?? null;
 
 /** Every PostgreSQL process of this machine (backends, background workers): the database side of the load. */
 function postgresTicks(): number | null {

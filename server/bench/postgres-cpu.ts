@@ -6,9 +6,9 @@
  * ends between two samples loses the ticks of its last second, and one that lives less than a second is not seen.
  */
 import fs from 'node:fs';
+import { processStat, TICKS_PER_SECOND } from './cpu';
 
 const SAMPLE_MS = 1000;
-const TICKS_PER_SECOND = 100;
 
 export const PROCESS_KINDS = ['bench', 'otherDatabases', 'autovacuum', 'background'] as const;
 /**
@@ -72,10 +72,10 @@ function postgresProcesses(proc: string): Sampled[] | null {
     if (first < 48 || first > 57) continue;
     try {
       if (fs.readFileSync(`${proc}/${entry}/comm`, 'utf8') !== 'postgres\n') continue;
-      // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th, starttime the 20th.
-      const fields = fs.readFileSync(`${proc}/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const stat = processStat(entry, proc);
+      if (!stat) continue;
       const title = fs.readFileSync(`${proc}/${entry}/cmdline`, 'utf8').replace(/\0+/g, ' ');
-      found.push({ pid: Number(entry), started: fields[19]!, ticks: Number(fields[11]) + Number(fields[12]), title });
+      found.push({ pid: Number(entry), ...stat, title });
     } catch {
       // The process ended while it was read.
     }
