@@ -174,7 +174,7 @@ export async function startMachineState(
       cut(after);
       middle.push({ ...(await probe(databaseUrl)), after });
       // The probe's own time is not part of the next part.
-      sampler.cut('');
+      sampler.skip();
     },
     async finish(lastPart) {
       cut(lastPart);

@@ -87,9 +87,13 @@ const emptyTicks = (): Record<ProcessKind, number> => ({ bench: 0, otherDatabase
 
 /**
  * Samples PostgreSQL's processes once a second from now on. `cut(part)` closes the part running since the last cut
- * (or the start) and returns its figures, null off Linux; `stop()` ends the sampling. `proc` is /proc but in tests.
+ * (or the start) and returns its figures, null off Linux; `skip()` closes it and throws its figures away (the probes'
+ * own time); `stop()` ends the sampling. `proc` is /proc but in tests.
  */
-export function startPostgresCpuSampler(benchDatabase: string, proc = '/proc'): { cut(part: string): PostgresCpuPart | null; stop(): void } {
+export function startPostgresCpuSampler(
+  benchDatabase: string,
+  proc = '/proc',
+): { cut(part: string): PostgresCpuPart | null; skip(): void; stop(): void } {
   const seen = new Map<number, Seen>();
   let ticks = emptyTicks();
   let available = true;
@@ -125,6 +129,10 @@ export function startPostgresCpuSampler(benchDatabase: string, proc = '/proc'): 
       const partTicks = ticks;
       ticks = emptyTicks();
       return available ? postgresCpuPart(part, partTicks) : null;
+    },
+    skip() {
+      sample(false);
+      ticks = emptyTicks();
     },
     stop() {
       clearInterval(timer);

@@ -93,7 +93,10 @@ describe('the sampler of PostgreSQL processes', () => {
         seconds: 0.4,
         shares: { bench: 0.75, otherDatabases: 0.25, autovacuum: 0, background: 0 },
       });
-      // Nothing moved: an empty part.
+      // A skipped stretch (a probe's pgbench) counts in no part.
+      proc.write(10, 'postgres', 'postgres: 15/main: postgres maillon_bench 127.0.0.1(1) idle', { user: 930, system: 100 });
+      sampler.skip();
+      // Nothing moved since: an empty part.
       expect(sampler.cut('la fin')).toEqual({ part: 'la fin', seconds: 0, shares: { bench: 0, otherDatabases: 0, autovacuum: 0, background: 0 } });
     } finally {
       sampler.stop();
