@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pgbenchTps, runCommand } from './pgbench';
 import { type PostgresCpuPart, startPostgresCpuSampler } from './postgres-cpu';
+import { type PostgresSettings, postgresSettingsText, readPostgresSettings, settingsDifference } from './postgres-settings';
 
 /** Two probes agree when they differ by at most this share. */
 const PROBE_TOLERANCE = 0.2;
@@ -64,6 +65,11 @@ export interface MachineState {
    * Linux and in runs before decision 081.
    */
   postgresCpu?: PostgresCpuPart[];
+  /**
+   * PostgreSQL's `shared_buffers` and glibc's thresholds at the run's start (postgres-settings.ts); absent when they
+   * could not be read and in runs before decision 082.
+   */
+  postgresSettings?: PostgresSettings;
 }
 
 /** The cores' cumulative ticks by kind, from the first line of /proc/stat. */
@@ -160,6 +166,7 @@ function agree(...figures: (number | null)[]): boolean {
 export async function startMachineState(
   databaseUrl: string,
 ): Promise<{ between(after: string): Promise<void>; finish(lastPart: string): Promise<MachineState> }> {
+  const settings = await readPostgresSettings(databaseUrl);
   const start = await probe(databaseUrl);
   const ticks = cpuTicks();
   const middle: MiddleProbe[] = [];
@@ -181,7 +188,7 @@ export async function startMachineState(
       sampler.stop();
       const cpu = cpuShares(ticks, cpuTicks());
       const state = judgeState(start, await probe(databaseUrl), cpu, middle);
-      return postgresCpu.length > 0 ? { ...state, postgresCpu } : state;
+      return { ...state, ...(postgresCpu.length > 0 ? { postgresCpu } : {}), ...(settings ? { postgresSettings: settings } : {}) };
     },
   };
 }
@@ -212,7 +219,10 @@ export function judgeState(start: Probe, end: Probe, cpu: CpuShares | null, midd
   return { start, ...(middle.length > 0 ? { middle } : {}), end, cpu, stable: reasons.length === 0, reasons };
 }
 
-/** Whether this run's state matches an earlier run's (its probes at the start agree), and why not. */
+/**
+ * Whether this run's state matches an earlier run's (its probes at the start agree, and PostgreSQL's settings where
+ * both runs recorded them), and why not.
+ */
 export function comparedWith(state: MachineState, earlier: MachineState | undefined): { comparable: boolean; text: string } {
   if (!earlier) return { comparable: false, text: "Le run précédent n'a pas relevé l'état de la machine : pas de comparaison." };
   // The text probe counts only when both runs took it (decision 078).
@@ -224,7 +234,10 @@ export function comparedWith(state: MachineState, earlier: MachineState | undefi
   const text = bothText ? `, pgbench texte 60 Kio ${state.start.pgbenchTextTps ?? '—'} contre ${earlier.start.pgbenchTextTps ?? '—'} tps` : '';
   const figures = `pgbench select 1 ${state.start.pgbenchTps ?? '—'} contre ${earlier.start.pgbenchTps ?? '—'} tps${text}, boucle Node ${state.start.nodeLoopMps} contre ${earlier.start.nodeLoopMps} M tours/s`;
   const when = `au run du ${earlier.start.at.slice(0, 16).replace('T', ' ')} UTC (${figures})`;
-  return { comparable: same, text: same ? `Comparable ${when}.` : `**Non comparable** ${when} : leurs écarts mesurent aussi la machine.` };
+  const settings = settingsDifference(state.postgresSettings, earlier.postgresSettings);
+  if (same && !settings) return { comparable: true, text: `Comparable ${when}.` };
+  const why = [settings ? `réglages de PostgreSQL différents (${settings})` : null, same ? null : 'leurs écarts mesurent aussi la machine'];
+  return { comparable: false, text: `**Non comparable** ${when} : ${why.filter(Boolean).join(' ; ')}.` };
 }
 
 /** The section of the results that says in which state the figures were measured. */
@@ -248,6 +261,7 @@ export function machineStateMarkdown(title: string, state: MachineState, earlier
     ...probesInOrder(state.start, middle, state.end).map(({ label, probe }) => row(label, probe)),
     '',
     `${cpu} ${verdict} ${comparedWith(state, earlier).text}`,
+    ...(state.postgresSettings ? ['', `Réglages de PostgreSQL au début (décision 082) : ${postgresSettingsText(state.postgresSettings)}.`] : []),
     ...postgresCpuMarkdown(state.postgresCpu),
   ].join('\n');
 }
