@@ -27,6 +27,8 @@ export interface PostgresSettings {
 export function serverMallocVariables(backendPid: number, proc = '/proc'): string[] | null {
   try {
     const status = fs.readFileSync(path.join(proc, String(backendPid), 'status'), 'utf8');
+    // A server on another machine: the pid here, if any, is some other process.
+    if (!/^Name:\s*postgres$/m.test(status)) return null;
     const parent = /^PPid:\s*(\d+)$/m.exec(status)?.[1];
     if (!parent) return null;
     const environ = fs.readFileSync(path.join(proc, parent, 'environ'), 'utf8');

@@ -31,6 +31,11 @@ describe('the PostgreSQL settings of a bench run', () => {
     expect(serverMallocVariables(42, procWith(42, 8, 'PGDATA=/var/lib/postgresql/15/main\0LANG=C.UTF-8\0'))).toEqual([]);
     // No such backend, or a postmaster whose environment cannot be read.
     expect(serverMallocVariables(43, tuned)).toBeNull();
+    // The same pid, but not PostgreSQL's (a server on another machine).
+    fs.writeFileSync(path.join(tuned, '41', 'status'), 'Name:\tnode\nPid:\t41\nPPid:\t7\n');
+    expect(serverMallocVariables(41, tuned)).toBeNull();
+    fs.writeFileSync(path.join(tuned, '41', 'status'), 'Name:\tpostgres\nPid:\t41\nPPid:\t7\n');
+    expect(serverMallocVariables(41, tuned)).toEqual(['MALLOC_MMAP_THRESHOLD_=4194304', 'MALLOC_TRIM_THRESHOLD_=4194304']);
     fs.rmSync(path.join(tuned, '7'), { recursive: true });
     expect(serverMallocVariables(41, tuned)).toBeNull();
   });
