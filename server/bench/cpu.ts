@@ -12,14 +12,17 @@ import os from 'node:os';
 export const TICKS_PER_SECOND = 100;
 
 /**
- * A process's user + system CPU ticks and its start time (ticks since boot, as written), from `<proc>/<pid>/stat`;
- * null when it cannot be read (not Linux, process gone). `proc` is /proc but in tests.
+ * A process's name, parent, user + system CPU ticks and start time (ticks since boot, as written), from
+ * `<proc>/<pid>/stat`; null when it cannot be read (not Linux, process gone). `proc` is /proc but in tests.
  */
-export function processStat(pid: number | string, proc = '/proc'): { ticks: number; started: string } | null {
+export function processStat(pid: number | string, proc = '/proc'): { name: string; parent: number; ticks: number; started: string } | null {
   try {
-    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th, starttime the 20th.
-    const fields = fs.readFileSync(`${proc}/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return { ticks: Number(fields[11]) + Number(fields[12]), started: fields[19]! };
+    const stat = fs.readFileSync(`${proc}/${pid}/stat`, 'utf8');
+    // `pid (name) state ppid …`: the name may hold spaces and parentheses, so it ends at the last `) `. After it,
+    // ppid is the 2nd field, utime and stime the 12th and 13th, starttime the 20th.
+    const close = stat.lastIndexOf(') ');
+    const fields = stat.slice(close + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, close), parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), started: fields[19]! };
   } catch {
     return null;
   }

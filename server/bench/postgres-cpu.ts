@@ -71,11 +71,10 @@ function postgresProcesses(proc: string): Sampled[] | null {
     const first = entry.charCodeAt(0);
     if (first < 48 || first > 57) continue;
     try {
-      if (fs.readFileSync(`${proc}/${entry}/comm`, 'utf8') !== 'postgres\n') continue;
       const stat = processStat(entry, proc);
-      if (!stat) continue;
+      if (stat?.name !== 'postgres') continue;
       const title = fs.readFileSync(`${proc}/${entry}/cmdline`, 'utf8').replace(/\0+/g, ' ');
-      found.push({ pid: Number(entry), ...stat, title });
+      found.push({ pid: Number(entry), started: stat.started, ticks: stat.ticks, title });
     } catch {
       // The process ended while it was read.
     }

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { processStat } from './cpu';
 
 export interface PostgresSettings {
   /** `shared_buffers` as PostgreSQL shows it (« 128MB »). */
@@ -21,17 +22,14 @@ export interface PostgresSettings {
 /**
  * The glibc variables of the server that runs a session's backend, null when they cannot be read. A backend writes its
  * title over its own environment (`ps` shows « postgres: … SELECT »), so they are read from its parent, the
- * postmaster, whose environment is the one the server was started with: `/proc/<pid>/status` gives the parent,
- * `/proc/<parent>/environ` its variables (NUL-separated).
+ * postmaster, whose environment is the one the server was started with (`/proc/<parent>/environ`, NUL-separated).
  */
 export function serverMallocVariables(backendPid: number, proc = '/proc'): string[] | null {
+  const backend = processStat(backendPid, proc);
+  // A server on another machine: the pid here, if any, is some other process.
+  if (backend?.name !== 'postgres') return null;
   try {
-    const status = fs.readFileSync(path.join(proc, String(backendPid), 'status'), 'utf8');
-    // A server on another machine: the pid here, if any, is some other process.
-    if (!/^Name:\s*postgres$/m.test(status)) return null;
-    const parent = /^PPid:\s*(\d+)$/m.exec(status)?.[1];
-    if (!parent) return null;
-    const environ = fs.readFileSync(path.join(proc, parent, 'environ'), 'utf8');
+    const environ = fs.readFileSync(path.join(proc, String(backend.parent), 'environ'), 'utf8');
     return environ
       .split('\0')
       .filter((entry) => entry.startsWith('MALLOC_'))

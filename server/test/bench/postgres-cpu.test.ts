@@ -53,7 +53,6 @@ describe('the sampler of PostgreSQL processes', () => {
       write(pid: number, comm: string, title: string, ticks: { user: number; system: number }, started = 1000) {
         const dir = path.join(root, String(pid));
         fs.mkdirSync(dir, { recursive: true });
-        fs.writeFileSync(path.join(dir, 'comm'), `${comm}\n`);
         fs.writeFileSync(path.join(dir, 'cmdline'), `${title}\0\0\0`);
         // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime … starttime
         const fields = ['S', '1', '1', '1', '0', '-1', '0', '0', '0', '0', '0', String(ticks.user), String(ticks.system), '0', '0', '20', '0', '1', '0', String(started), '0'];

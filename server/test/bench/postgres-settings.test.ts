@@ -13,12 +13,14 @@ describe('the PostgreSQL settings of a bench run', () => {
   afterEach(() => {
     for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
   });
+  /** A process's `stat`: pid (name) state ppid, then zeros up to the start time. */
+  const stat = (pid: number, name: string, parent: number) => `${pid} (${name}) S ${parent} ${Array.from({ length: 20 }, () => '0').join(' ')}\n`;
   /** A /proc with a backend (its title over its environment) and its postmaster, whose environment is given. */
   const procWith = (backend: number, postmaster: number, environ: string) => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'maillon-proc-'));
     roots.push(root);
     fs.mkdirSync(path.join(root, String(backend)));
-    fs.writeFileSync(path.join(root, String(backend), 'status'), `Name:\tpostgres\nPid:\t${backend}\nPPid:\t${postmaster}\nUid:\t0\n`);
+    fs.writeFileSync(path.join(root, String(backend), 'stat'), stat(backend, 'postgres', postmaster));
     fs.writeFileSync(path.join(root, String(backend), 'environ'), 'postgres: 15/main: postgres maillon_bench 127.0.0.1(1) idle\0\0\0');
     fs.mkdirSync(path.join(root, String(postmaster)));
     fs.writeFileSync(path.join(root, String(postmaster), 'environ'), environ);
@@ -32,9 +34,9 @@ describe('the PostgreSQL settings of a bench run', () => {
     // No such backend, or a postmaster whose environment cannot be read.
     expect(serverMallocVariables(43, tuned)).toBeNull();
     // The same pid, but not PostgreSQL's (a server on another machine).
-    fs.writeFileSync(path.join(tuned, '41', 'status'), 'Name:\tnode\nPid:\t41\nPPid:\t7\n');
+    fs.writeFileSync(path.join(tuned, '41', 'stat'), stat(41, 'node', 7));
     expect(serverMallocVariables(41, tuned)).toBeNull();
-    fs.writeFileSync(path.join(tuned, '41', 'status'), 'Name:\tpostgres\nPid:\t41\nPPid:\t7\n');
+    fs.writeFileSync(path.join(tuned, '41', 'stat'), stat(41, 'postgres', 7));
     expect(serverMallocVariables(41, tuned)).toEqual(['MALLOC_MMAP_THRESHOLD_=4194304', 'MALLOC_TRIM_THRESHOLD_=4194304']);
     fs.rmSync(path.join(tuned, '7'), { recursive: true });
     expect(serverMallocVariables(41, tuned)).toBeNull();
