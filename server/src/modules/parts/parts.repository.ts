@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import { RECRUITED_APPLICATION_STATUSES, type ConsumableKind, type ShipmentStatus } from '@maillon/common/enums';
 import { DEFAULT_EXPIRY_MARGIN_DAYS, DEFAULT_SHIP_DAYS_BEFORE_VISIT } from '@maillon/common/schemas/parts';
 import type { DbOrTx } from '../../db/client';
-import { preparedQuery } from '../../db/prepared-queries';
+import { preparedSql } from '../../db/prepared-queries';
 import { literalLimit } from '../../lib/pagination';
 import {
   applications,
@@ -268,66 +268,109 @@ const partsReference = sql`(select r.margin_days, r.ship_days, md5(r.margin_days
 export async function listLotsWithRecruit(tx: DbOrTx, { after, batchIds, limit, today }: LotsWithRecruitQuery) {
   const size = Math.trunc(limit);
   const shape = `parts lots with recruit${after ? ' after' : ''}${batchIds ? ' ids' : ''} ${size}`;
-  const query = preparedQuery(tx, shape, () => lotsWithRecruitQuery(tx, { after: Boolean(after), batchIds: Boolean(batchIds), size }));
-  const rows = await query.execute({ today, afterTitle: after?.title, afterId: after?.id, batchIds });
-  return rows.map(({ kept, proposed, ...lot }) => ({
-    ...lot,
-    kept: kept?.batchId ? (kept as KeptParts) : null,
-    proposed: proposed?.id ? { id: proposed.id, status: proposed.status as ShipmentStatus, shippedDate: proposed.shippedDate } : null,
+  const statement = preparedSql<LotWithRecruitRow>(tx, shape, () => lotsWithRecruitSql({ after: Boolean(after), batchIds: Boolean(batchIds), size }));
+  const { rows } = await statement.execute({ today, afterTitle: after?.title, afterId: after?.id, batchIds });
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    deadlineDay: row.deadline_day,
+    recruit: { id: row.recruit_id, firstName: row.recruit_first_name, lastName: row.recruit_last_name, relayPoint: row.recruit_relay_point },
+    settings: { expiryMarginDays: row.margin_days, shipDaysBeforeVisit: row.ship_days },
+    currentKey: row.current_key,
+    kept:
+      row.kept_batch_id === null
+        ? null
+        : ({
+            batchId: row.kept_batch_id,
+            version: Number(row.kept_row_version),
+            keptVersion: row.kept_version === null ? null : Number(row.kept_version),
+            keptKey: row.kept_key,
+            itemCount: row.kept_item_count,
+            toCheckCount: row.kept_to_check_count,
+            firstVisitDay: row.kept_first_visit_day,
+          } satisfies KeptParts),
+    proposed:
+      row.proposed_id === null
+        ? null
+        : { id: row.proposed_id, status: row.proposed_status as ShipmentStatus, shippedDate: row.proposed_shipped_at === null ? null : new Date(row.proposed_shipped_at) },
+    shipped: row.shipped,
   }));
 }
 
 /**
- * listLotsWithRecruit's statement for one shape (a cursor or not, a list of lots or not, the page's size), built once
- * per database with its values as placeholders (db/prepared-queries.ts): built on every call, the query builder's work
- * was a sixth of the Node time of Expéditions' first page.
+ * A row of listLotsWithRecruit's statement, as the driver gives it: the lot, its recruit, Réglages, its kept figures and
+ * its parcels in flat columns. The versions are bigints (a string from node-postgres); the parcel's shipping time is
+ * written as the answers' ISO text by PostgreSQL, so both databases give the same.
  */
-function lotsWithRecruitQuery(tx: DbOrTx, shape: { after: boolean; batchIds: boolean; size: number }) {
+type LotWithRecruitRow = {
+  id: string;
+  title: string;
+  deadline_day: string | null;
+  recruit_id: string;
+  recruit_first_name: string;
+  recruit_last_name: string;
+  recruit_relay_point: string | null;
+  margin_days: number;
+  ship_days: number;
+  current_key: string;
+  kept_batch_id: string | null;
+  kept_row_version: string | number | null;
+  kept_version: string | number | null;
+  kept_key: string | null;
+  kept_item_count: number;
+  kept_to_check_count: number;
+  kept_first_visit_day: string | null;
+  proposed_id: string | null;
+  proposed_status: string | null;
+  proposed_shipped_at: string | null;
+  shipped: boolean;
+};
+
+/**
+ * listLotsWithRecruit's statement for one shape (a cursor or not, a list of lots or not, the page's size), written in
+ * SQL and rendered once (db/prepared-queries.ts), its rows read as the driver gives them: built with the query
+ * builder, the statement was built once too, but Drizzle's mapping of its twenty columns into nested objects was a
+ * tenth of Expéditions' Node time (decision 083).
+ */
+function lotsWithRecruitSql(shape: { after: boolean; batchIds: boolean; size: number }): SQL {
   // The key of the figures this read would keep for the lot (parts.service.ts compares and keeps it as it is).
-  const currentKey = sql<string>`${sql.placeholder('today')}::text || '|' || ${applications.technicianId}::text || '|' || coalesce(${deadlineDay}, '') || '|' || parts_reference.reference`;
+  const currentKey = sql`${sql.placeholder('today')}::text || '|' || ${applications.technicianId}::text || '|' || coalesce(${deadlineDay}, '') || '|' || parts_reference.reference`;
   const mayPropose = sql`(${lotPartsKept.batchId} is null
     or ${lotPartsKept.keptVersion} is distinct from ${lotPartsKept.version}
     or ${lotPartsKept.keptKey} is distinct from ${currentKey}
     or ${lotPartsKept.itemCount} > 0 or ${lotPartsKept.toCheckCount} > 0
     or ${shipments.status} <> 'cancelled')`;
-  return (
-    tx
-      .select({
-        id: missionBatches.id,
-        title: missionBatches.title,
-        deadlineDay,
-        recruit: recruitColumns,
-        settings: { expiryMarginDays: sql<number>`parts_reference.margin_days`, shipDaysBeforeVisit: sql<number>`parts_reference.ship_days` },
-        currentKey,
-        kept: keptColumns,
-        proposed: { id: shipments.id, status: shipments.status, shippedDate: shipments.shippedDate },
-        // A scalar subquery looked up on shipments_batch_idx for each lot of the page: written `exists`, PostgreSQL
-        // hashed every parcel on its way of the base (10 000 at full scale, 5 ms) for 21 lots.
-        shipped: sql<boolean>`coalesce((select true from shipments s where s.batch_id = ${missionBatches.id} and s.status in ('in_transit', 'delivered') limit 1), false)`,
-      })
-      .from(missionBatches)
-      .innerJoin(applications, lotsWithRecruit.recruitOfLot)
-      .innerJoin(technicians, eq(technicians.id, applications.technicianId))
-      .innerJoin(partsReference, sql`true`)
-      .leftJoin(lotPartsKept, eq(lotPartsKept.batchId, missionBatches.id))
-      // The parcel created from the lot's proposal (one link per lot), and whether a parcel of the lot is on its way.
-      .leftJoin(lotPartShipments, eq(lotPartShipments.batchId, missionBatches.id))
-      .leftJoin(shipments, eq(shipments.id, lotPartShipments.shipmentId))
-      .where(
-        and(
-          lotsWithRecruit.lotIsActiveWithRecruit,
-          mayPropose,
-          shape.after ? sql`(${missionBatches.title}, ${missionBatches.id}) > (${sql.placeholder('afterTitle')}::text, ${sql.placeholder('afterId')}::uuid)` : undefined,
-          shape.batchIds ? sql`${missionBatches.id} = any(${sql.placeholder('batchIds')}::uuid[])` : undefined,
-        ),
-      )
-      .orderBy(...lotsWithRecruit.byTitle)
-      // The size in the text, for the reason pageSql (lib/pagination.ts) gives: as a parameter, PostgreSQL priced the
-      // generic plan for a tenth of the lots and planned every call anew (2.5 ms a call, 0.9 ms on its generic plan).
-      // A page asks for at most 51 sizes, each its own named statement.
-      .limit(literalLimit(shape.size))
-      .prepare(`maillon_parts_lots${shape.after ? '_after' : ''}${shape.batchIds ? '_ids' : ''}_${shape.size}`)
-  );
+  const conditions = [
+    lotsWithRecruit.lotIsActiveWithRecruit,
+    mayPropose,
+    ...(shape.after ? [sql`(${missionBatches.title}, ${missionBatches.id}) > (${sql.placeholder('afterTitle')}::text, ${sql.placeholder('afterId')}::uuid)`] : []),
+    ...(shape.batchIds ? [sql`${missionBatches.id} = any(${sql.placeholder('batchIds')}::uuid[])`] : []),
+  ];
+  // The lot's parcels: the one created from its proposal (one link per lot), and whether one is on its way (a scalar
+  // subquery looked up on shipments_batch_idx for each lot of the page: written `exists`, PostgreSQL hashed every parcel
+  // on its way of the base, 10 000 at full scale, 5 ms, for 21 lots). The page's size is in the text, for the reason
+  // pageSql (lib/pagination.ts) gives: as a parameter, PostgreSQL priced the generic plan for a tenth of the lots and
+  // planned every call anew (2.5 ms a call, 0.9 ms on its generic plan). A page asks for at most 51 sizes.
+  return sql`
+    select ${missionBatches.id} as id, ${missionBatches.title} as title, ${deadlineDay} as deadline_day,
+      ${technicians.id} as recruit_id, ${technicians.firstName} as recruit_first_name, ${technicians.lastName} as recruit_last_name,
+      ${technicians.preferredRelayPoint} as recruit_relay_point,
+      parts_reference.margin_days, parts_reference.ship_days, ${currentKey} as current_key,
+      ${lotPartsKept.batchId} as kept_batch_id, ${lotPartsKept.version} as kept_row_version, ${lotPartsKept.keptVersion} as kept_version,
+      ${lotPartsKept.keptKey} as kept_key, ${lotPartsKept.itemCount} as kept_item_count, ${lotPartsKept.toCheckCount} as kept_to_check_count,
+      ${lotPartsKept.firstVisitDay} as kept_first_visit_day,
+      ${shipments.id} as proposed_id, ${shipments.status} as proposed_status, maillon_json_time(${shipments.shippedDate}) as proposed_shipped_at,
+      coalesce((select true from shipments s where s.batch_id = ${missionBatches.id} and s.status in ('in_transit', 'delivered') limit 1), false) as shipped
+    from ${missionBatches}
+    join ${applications} on ${lotsWithRecruit.recruitOfLot}
+    join ${technicians} on ${technicians.id} = ${applications.technicianId}
+    join ${partsReference} on true
+    left join ${lotPartsKept} on ${lotPartsKept.batchId} = ${missionBatches.id}
+    left join ${lotPartShipments} on ${lotPartShipments.batchId} = ${missionBatches.id}
+    left join ${shipments} on ${shipments.id} = ${lotPartShipments.shipmentId}
+    where ${sql.join(conditions, sql` and `)}
+    order by ${sql.join([...lotsWithRecruit.byTitle], sql`, `)}
+    limit ${literalLimit(shape.size)}`;
 }
 
 /** Each lot's kept row on its primary key (`= any` over 200 ids had PostgreSQL filter the whole table instead). */

@@ -12,6 +12,7 @@ import {
   workPartsSchema,
 } from '@maillon/common/schemas/parts';
 import { requireAuth } from '../../plugins/access';
+import { sendJsonText } from '../../lib/pagination';
 import * as service from './parts.service';
 
 const idParams = z.object({ id: z.string().uuid('Identifiant invalide') });
@@ -60,7 +61,9 @@ export const partsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/parts/proposals',
     { config: { access: 'admin', cache: true }, schema: { querystring: partsProposalsQuerySchema, response: { 200: partsProposalsPageSchema } } },
-    async (request) => service.listLotPartsSummaries(app.db, request.query),
+    // Sent as JSON text, as the lists PostgreSQL writes (decision 049): the page is built from typed objects, and
+    // checking it again against its schema on the way out was a tenth of its Node time (decision 083).
+    async (request, reply) => sendJsonText(reply, JSON.stringify(await service.listLotPartsSummaries(app.db, request.query))),
   );
 
   app.get(
