@@ -56,10 +56,14 @@ export async function readPostgresSettings(databaseUrl: string): Promise<Postgre
   }
 }
 
+/** The server's glibc variables as the results say them. */
+function mallocText(malloc: string[] | null): string {
+  return malloc === null ? 'non lu' : malloc.length === 0 ? 'aucun' : malloc.join(', ');
+}
+
 /** The settings as the results say them. */
 export function postgresSettingsText(settings: PostgresSettings): string {
-  const malloc = settings.malloc === null ? 'non lu' : settings.malloc.length === 0 ? 'aucun' : settings.malloc.join(', ');
-  return `\`shared_buffers\` ${settings.sharedBuffers}, seuils de glibc du serveur : ${malloc}`;
+  return `\`shared_buffers\` ${settings.sharedBuffers}, seuils de glibc du serveur : ${mallocText(settings.malloc)}`;
 }
 
 /**
@@ -71,8 +75,7 @@ export function settingsDifference(now: PostgresSettings | undefined, earlier: P
   const differences: string[] = [];
   if (now.sharedBuffers !== earlier.sharedBuffers) differences.push(`shared_buffers ${now.sharedBuffers} contre ${earlier.sharedBuffers}`);
   if (now.malloc !== null && earlier.malloc !== null && now.malloc.join(',') !== earlier.malloc.join(',')) {
-    const text = (malloc: string[]) => (malloc.length === 0 ? 'aucun' : malloc.join(', '));
-    differences.push(`seuils de glibc ${text(now.malloc)} contre ${text(earlier.malloc)}`);
+    differences.push(`seuils de glibc ${mallocText(now.malloc)} contre ${mallocText(earlier.malloc)}`);
   }
   return differences.length > 0 ? differences.join(', ') : null;
 }
