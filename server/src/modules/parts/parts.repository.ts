@@ -175,7 +175,10 @@ export async function listPendingVisits(tx: DbOrTx, lots: readonly LotWithRecrui
   return result.rows;
 }
 
-/** The parcel created from the lot's proposal (a link to a cancelled parcel included: the caller decides). */
+/**
+ * The parcel created from the lot's proposal (a link to a cancelled parcel included: the caller decides). Its shipping
+ * time as the answers write it (ISO text), as listLotsWithRecruit gives it.
+ */
 export async function findProposedShipment(tx: DbOrTx, batchId: string) {
   const [row] = await tx
     .select({ id: shipments.id, status: shipments.status, shippedDate: shipments.shippedDate })
@@ -183,7 +186,7 @@ export async function findProposedShipment(tx: DbOrTx, batchId: string) {
     .innerJoin(shipments, eq(shipments.id, lotPartShipments.shipmentId))
     .where(eq(lotPartShipments.batchId, batchId))
     .limit(1);
-  return row ? { ...row, status: row.status as ShipmentStatus } : null;
+  return row ? { id: row.id, status: row.status as ShipmentStatus, shippedDate: row.shippedDate?.toISOString() ?? null } : null;
 }
 
 export async function hasShippedParcel(tx: DbOrTx, batchId: string): Promise<boolean> {
@@ -292,7 +295,7 @@ export async function listLotsWithRecruit(tx: DbOrTx, { after, batchIds, limit, 
     proposed:
       row.proposed_id === null
         ? null
-        : { id: row.proposed_id, status: row.proposed_status as ShipmentStatus, shippedDate: row.proposed_shipped_at === null ? null : new Date(row.proposed_shipped_at) },
+        : { id: row.proposed_id, status: row.proposed_status as ShipmentStatus, shippedDate: row.proposed_shipped_at },
     shipped: row.shipped,
   }));
 }

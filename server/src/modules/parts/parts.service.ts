@@ -234,7 +234,8 @@ interface LotRead {
   lot: { id: string; title: string };
   settings: { expiryMarginDays: number; shipDaysBeforeVisit: number };
   recruit: { id: string; firstName: string; lastName: string; relayPoint: string | null } | null;
-  proposed: { id: string; status: ShipmentStatus; shippedDate: Date | null } | null;
+  /** The parcel of the lot's proposal; its shipping time as ISO text, as the line sends it. */
+  proposed: { id: string; status: ShipmentStatus; shippedDate: string | null } | null;
   shippedAny: boolean;
   today: string;
 }
@@ -243,7 +244,7 @@ interface LotRead {
 function lotHead({ lot, settings, recruit, figures, proposed, shippedAny, today }: LotRead & { figures: LotPartsFigures }) {
   const { firstVisitDate } = figures;
   const shipBy = firstVisitDate ? addDaysToDay(firstVisitDate, -settings.shipDaysBeforeVisit) : null;
-  const shipment = proposed && proposed.status !== 'cancelled' ? { ...proposed, shippedDate: proposed.shippedDate?.toISOString() ?? null } : null;
+  const shipment = proposed && proposed.status !== 'cancelled' ? proposed : null;
   const shipped = shippedAny;
   return {
     batchId: lot.id,
