@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeTracker, readTables, writtenTables } from './change-tracker';
+import type { Db } from '../db/client';
+import { ChangeTracker, readTables, trackChanges, writtenTables } from './change-tracker';
 
 describe('writtenTables', () => {
   it('names the table of each kind of write, quoted or not', () => {
@@ -97,5 +98,57 @@ describe('ChangeTracker', () => {
     expect(tracker.changedSince(['missions'], after)).toBe(false);
     tracker.record(['*']);
     expect(tracker.changedSince(['invoices'], after)).toBe(true);
+  });
+});
+
+describe('trackChanges on a node-postgres pool', () => {
+  type Callback = (error: unknown, result?: unknown) => void;
+  /** A pool whose one client keeps each statement's callback, to answer it when the test says. */
+  function fakePool() {
+    const received: { text: string; callback: Callback }[] = [];
+    const client = {
+      query(config: { text: string }, _values: unknown, callback: Callback) {
+        received.push({ text: config.text, callback });
+      },
+    };
+    const pool = {
+      totalCount: 1,
+      connect(callback: (error: unknown, client: unknown, done: () => void) => void) {
+        callback(undefined, client, () => {});
+      },
+      query(config: { text: string }, values: unknown, callback: Callback) {
+        this.connect((_error, pgClient) => (pgClient as typeof client).query(config, values, callback));
+      },
+    };
+    return { pool, received, tracker: trackChanges({ $client: pool } as unknown as Db) };
+  }
+
+  it('hands a read its own callback: nothing to record once it is done (decision 084)', () => {
+    const { pool, received, tracker } = fakePool();
+    const before = tracker.current();
+    const results: unknown[] = [];
+    const callback: Callback = (_error, result) => results.push(result);
+    pool.query({ text: 'select * from missions where id = $1' }, ['m1'], callback);
+    expect(received[0]!.callback).toBe(callback);
+    received[0]!.callback(undefined, { rows: [1] });
+    expect(results).toEqual([{ rows: [1] }]);
+    expect(tracker.current()).toBe(before);
+  });
+
+  it('records a write when it is sent and again once it is done, and a transaction’s writes at its end', () => {
+    const { pool, received, tracker } = fakePool();
+    const start = tracker.current();
+    const results: unknown[] = [];
+    pool.query({ text: 'update missions set title = $1' }, ['t'], (_error, result) => results.push(result));
+    const sent = tracker.current();
+    expect(tracker.changedSince(['missions'], start)).toBe(true);
+    received[0]!.callback(undefined, { rowCount: 1 });
+    expect(results).toEqual([{ rowCount: 1 }]);
+    expect(tracker.changedSince(['missions'], sent)).toBe(true);
+    const done = tracker.current();
+    pool.query({ text: 'commit' }, [], () => {});
+    expect(tracker.changedSince(['missions'], done)).toBe(false);
+    received[1]!.callback(undefined, {});
+    expect(tracker.changedSince(['missions'], done)).toBe(true);
   });
 });

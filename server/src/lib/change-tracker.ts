@@ -296,6 +296,10 @@ function watchQueries(target: Record<string, unknown>, method: string, tracker: 
       for (const table of written) connection.pending.add(table);
       if (scope) for (const table of written) scope.writes.add(table);
     }
+    // A read has nothing to record once it is done: its call goes on as it came. Wrapping its callback (or chaining
+    // its promise) for nothing kept each answer's rows alive through young collections, which then moved them to the
+    // old generation (decision 084).
+    if (!written.length && !endsTransaction) return original(...args);
     const settled = () => {
       if (written.length) tracker.record(written);
       if (endsTransaction) {
