@@ -129,6 +129,7 @@ describe('trackChanges on a node-postgres pool', () => {
     const results: unknown[] = [];
     const callback: Callback = (_error, result) => results.push(result);
     pool.query({ text: 'select * from missions where id = $1' }, ['m1'], callback);
+    expect(received[0]!.text).toBe('select * from missions where id = $1');
     expect(received[0]!.callback).toBe(callback);
     received[0]!.callback(undefined, { rows: [1] });
     expect(results).toEqual([{ rows: [1] }]);
@@ -148,6 +149,7 @@ describe('trackChanges on a node-postgres pool', () => {
     const done = tracker.current();
     pool.query({ text: 'commit' }, [], () => {});
     expect(tracker.changedSince(['missions'], done)).toBe(false);
+    expect(received.map((statement) => statement.text)).toEqual(['update missions set title = $1', 'commit']);
     received[1]!.callback(undefined, {});
     expect(tracker.changedSince(['missions'], done)).toBe(true);
   });
