@@ -26,6 +26,10 @@ async function main(): Promise<void> {
   });
   const database = openDatabase(config);
   await database.migrate();
+  const opened = await database.open();
+  if (database.kind === 'postgres' && opened < config.PG_POOL_SIZE) {
+    log.warn(`PostgreSQL : ${opened} connexion(s) ouverte(s) sur ${config.PG_POOL_SIZE} (max_connections ?), les autres le seront à la demande.`);
+  }
   const db = database.db;
 
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {

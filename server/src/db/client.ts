@@ -26,6 +26,11 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
+  /**
+   * Opens and warms every connection of the pool before the first request (PostgreSQL; PGlite has one, in process) and
+   * tells how many it opened: fewer when PostgreSQL refused some (max_connections), which later requests will retry.
+   */
+  open(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -61,8 +66,61 @@ export function openPglite(dataDir?: string): Database {
       await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
       await ensureChangeTriggers(db);
     },
+    open: async () => 1,
     close: () => client.close(),
   };
+}
+
+/**
+ * The writes a working day repeats most, as the warm-up runs them on one existing row each (none if the table is empty):
+ * an admin's edit of a mission's observations, which its search text and so its lot's kept figures follow; a recruit's
+ * device marked done or not (its lot's figures and invoice follow); a recruit's comment on the lot; an application to
+ * a lot, refused as already made after the same checks and lock as a new one. Rows whose lot or application another
+ * transaction holds are skipped: the connections opened together at start warm on different lots, none waiting for
+ * another's.
+ */
+export const WARM_UP_WRITES = [
+  `update missions set observations = coalesce(observations, '') || ' '
+   where id = (select m.id from missions m join mission_batches b on b.id = m.batch_id
+     limit 1 for no key update of m, b skip locked)`,
+  `select w.outcome from (
+     select d.mission_id, d.technician_id, d.is_completed
+     from technician_mission_data d
+     join missions m on m.id = d.mission_id
+     join mission_batches b on b.id = m.batch_id and b.status <> 'completed'
+     join applications a on a.batch_id = b.id and a.technician_id = d.technician_id and a.status = 'Recruté'
+     limit 1 for no key update of b skip locked
+   ) p cross join lateral maillon_save_device_progress(p.mission_id, p.technician_id,
+     jsonb_build_object('isCompleted', not p.is_completed), true) w`,
+  `select w."savedContent" from (
+     select id, batch_id, technician_id from applications where status = 'Recruté' and batch_id is not null
+     limit 1 for no key update skip locked
+   ) a cross join lateral maillon_save_lot_comment(a.id, a.batch_id, a.technician_id, 'Préchauffage de la connexion') w`,
+  `select w.outcome from (
+     select a.technician_id, a.batch_id from applications a
+     join mission_batches b on b.id = a.batch_id and b.visibility = 'visible' and b.status <> 'completed' and not b.is_system
+     where a.status = 'En attente' limit 1 for no key update of b skip locked
+   ) a cross join lateral maillon_apply(a.technician_id, a.batch_id, null, 'En attente') w`,
+];
+
+/**
+ * Run on each new connection before it serves anyone (decision 087). PostgreSQL keeps a PL/pgSQL function's compiled
+ * body and its statements' parse trees, and the tables' and indexes' descriptions, per session: on a new connection
+ * each of these writes paid its whole cascade of triggers and functions cold (a recruit's device marked done: 45–60 ms
+ * in a new session, 5–7 ms on the next call). The warm-up pays it once, in one transaction rolled back. It never waits
+ * for a lock a writer holds (`skip locked`, `lock_timeout`: past it, the rest is skipped) and changes nothing: rolled
+ * back, its rows, figures and notifications are never seen. On a database not migrated yet it fails, and the
+ * connection serves as it is.
+ */
+export const CONNECTION_WARM_UP = ['begin', "set local lock_timeout = '50ms'", ...WARM_UP_WRITES, 'rollback'].join(';\n');
+
+async function warmUp(client: pg.ClientBase): Promise<void> {
+  try {
+    await client.query(CONNECTION_WARM_UP);
+  } catch {
+    // A failed statement leaves the transaction open: closed here, so the connection serves as a fresh one.
+    await client.query('rollback').catch(() => undefined);
+  }
 }
 
 /**
@@ -79,7 +137,10 @@ export function openPostgres(url: string, max = 10, logger?: Logger, preparedSta
     // app's short statements compiling took longer than running (the invoices' chips: 318 ms with it, 67 without).
     options: '-c jit=off',
     connectionTimeoutMillis: 2000,
-    idleTimeoutMillis: 30_000,
+    // Connections stay open once opened, idle or not (decision 087): each keeps what it warmed and the statements it
+    // prepared (028). pg-pool closes an idle connection only above `min`.
+    min: max,
+    onConnect: warmUp,
     ...(preparedStatements ? { Client: PreparingClient } : {}),
   });
   // An idle client losing its connection must not crash the process.
@@ -99,6 +160,17 @@ export function openPostgres(url: string, max = 10, logger?: Logger, preparedSta
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
         client.release();
       }
+    },
+    open: async () => {
+      const opened = await Promise.allSettled(Array.from({ length: max }, () => pool.connect()));
+      let count = 0;
+      for (const result of opened) {
+        if (result.status === 'fulfilled') {
+          result.value.release();
+          count += 1;
+        }
+      }
+      return count;
     },
     close: () => pool.end(),
   };
