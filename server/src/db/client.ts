@@ -107,10 +107,10 @@ export const WARM_UP_WRITES = [
  * Run on each new connection before it serves anyone (decision 087). PostgreSQL keeps a PL/pgSQL function's compiled
  * body and its statements' parse trees, and the tables' and indexes' descriptions, per session: on a new connection
  * each of these writes paid its whole cascade of triggers and functions cold (a recruit's device marked done: 45–60 ms
- * in a new session, 5–7 ms on the next call). The warm-up pays it once, in one transaction rolled back. It never waits
- * for a lock a writer holds (`skip locked`, `lock_timeout`: past it, the rest is skipped) and changes nothing: rolled
- * back, its rows, figures and notifications are never seen. On a database not migrated yet it fails, and the
- * connection serves as it is.
+ * in a new session, 5–7 ms on the next call). The warm-up pays it once, in one transaction rolled back. It skips the
+ * rows a writer holds (`skip locked`), waits at most 50 ms for any other lock (`lock_timeout`: past it, the rest is
+ * skipped) and changes nothing: rolled back, its rows, figures and notifications are never seen. On a database not
+ * migrated yet it fails, and the connection serves as it is.
  */
 export const CONNECTION_WARM_UP = ['begin', "set local lock_timeout = '50ms'", ...WARM_UP_WRITES, 'rollback'].join(';\n');
 
