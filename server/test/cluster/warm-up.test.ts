@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { CONNECTION_WARM_UP, WARM_UP_WRITES, openPostgres, type Database } from '../../src/db/client';
+import { FUNCTION_WRITES } from '../../src/lib/change-tracker';
 import { technicianMissionData } from '../../src/db/schema';
 import { makeLotWithDevices } from '../device-fixtures';
 import { createTechnician, createTestContext, type TestContext } from '../helpers';
@@ -96,6 +97,20 @@ describe('the warm-up’s writes', () => {
       await watcher.query('rollback');
     }
     expect(await lotText()).toBe(before);
+  });
+
+  it('run every database function a request writes through (FUNCTION_WRITES), the hourly fold of the devices aside', async () => {
+    // The hourly task (scheduled-tasks.ts) runs on one instance at a time; every other function serves requests.
+    const requests = Object.keys(FUNCTION_WRITES).filter((name) => name !== 'maillon_fold_due_devices');
+    await watcher.query('begin');
+    try {
+      await watcher.query("set local track_functions = 'pl'");
+      for (const write of WARM_UP_WRITES) await watcher.query(write);
+      const called = (await watcher.query<{ name: string }>('select funcname as name from pg_stat_xact_user_functions')).rows;
+      expect(requests.filter((name) => !called.some((f) => f.name === name))).toEqual([]);
+    } finally {
+      await watcher.query('rollback');
+    }
   });
 });
 
