@@ -60,10 +60,6 @@ export const missionColumns = {
   createdAt: missions.createdAt,
 };
 
-const { batchTitle: _batchTitle, ...ownColumns } = missionColumns;
-/** missionColumns without the lot's title: the columns of `missions` alone, which an update can return. */
-export const missionOwnColumns = ownColumns;
-
 type MissionRow = Pick<typeof missions.$inferSelect, Exclude<keyof typeof missionColumns, 'batchTitle'>> & { batchTitle: string | null };
 
 export function toMission(row: MissionRow): Mission {

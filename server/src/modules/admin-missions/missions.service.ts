@@ -1,4 +1,5 @@
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { CasingCache } from 'drizzle-orm/casing';
 import { eurosToCents } from '@maillon/common/format';
 import type { MissionStatus } from '@maillon/common/enums';
 import { VISIT_TYPES_MISSION_EDIT } from '@maillon/common/reference-lists';
@@ -12,7 +13,7 @@ import { linkMissionRowToDevice, linkMissionToDevice } from '../devices/devices.
 import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
-import { missionColumns, missionJsonSql, missionOwnColumns, toMission } from './admin-missions.mapper';
+import { missionColumns, missionJsonSql, toMission } from './admin-missions.mapper';
 import { searchedTable } from '../../lib/substring-search';
 
 const MISSION_NOT_FOUND = 'Mission introuvable';
@@ -148,56 +149,103 @@ export async function createMission(db: Db, { body, actorUserId }: { body: Creat
   });
 }
 
+/** What the edit's statement returns: the mission's fields its device comes from, and the lot's geometry to follow. */
+type EditedMission = {
+  id: string;
+  deviceId: string | null;
+  serialNumber: string | null;
+  defibrillatorModel: string | null;
+  clientName: string | null;
+  location: string | null;
+  postalCode: string | null;
+  city: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  telSite: string | null;
+  emailSite: string | null;
+  batchId: string | null;
+  /** The mission after, as the answer's JSON (missionJsonSql). */
+  after: string;
+  /** The site moved: its approximate or exact position changed. */
+  moved: boolean;
+};
+
+/** The database's names of the columns (the schema's keys in snake_case: db/client.ts). */
+const columnNames = new CasingCache('snake_case');
+
+/** `column = value, …` for an update of `missions`, the values mapped as drizzle maps them (undefined: left out). */
+function missionAssignments(values: Partial<typeof missions.$inferInsert>): SQL {
+  const columns = getTableColumns(missions);
+  const assignments = Object.entries(values)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => {
+      const column = columns[key as keyof typeof columns];
+      return sql`${sql.identifier(columnNames.getColumnCasing(column))} = ${sql.param(value, column)}`;
+    });
+  return sql.join(assignments, sql`, `);
+}
+
 /**
- * Edit mission (spec 02 §5); the visit type comes from the mission-edit list, or stays what it was. Four statements
- * between `begin` and `commit` (more for a new device, or for the lot's geometry when the site moved):
- * under load each one waits its turn on the event loop and in PostgreSQL, so the edit reads the mission as it locks it
- * and takes the mission after from the update's `returning`, the lot's title from the read before.
+ * Edit mission (spec 02 §5); the visit type comes from the mission-edit list, or stays what it was. One statement
+ * locks the mission, updates it and writes the journal line with the mission before and after as PostgreSQL writes it
+ * for the answer (missionJsonSql, decision 049); then its device (by serial number), and the lot's geometry when the
+ * site moved. Four round trips with `begin` and `commit` instead of six (decision 088): under load each one waits its
+ * turn on the event loop and in PostgreSQL.
  */
 export async function updateMission(
   db: Db,
   { missionId, body, actorUserId }: { missionId: string; body: UpdateMissionRequest; actorUserId: string },
 ): Promise<Mission> {
+  const { address, title, description, ...visit } = body;
+  const values = {
+    ...visit,
+    location: address,
+    ...missionApproxColumns({ location: address, postalCode: visit.postalCode, city: visit.city, department: visit.department }),
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    updatedAt: new Date(),
+  };
+  const listedVisitType = sql.raw(VISIT_TYPES_MISSION_EDIT.includes(body.visitType) ? 'true' : 'false');
   return db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ ...missionColumns, approxLatitude: missions.approxLatitude, approxLongitude: missions.approxLongitude })
-      .from(missions)
-      .leftJoin(missionBatches, eq(missionBatches.id, missions.batchId))
-      .where(eq(missions.id, missionId))
-      .for('update', { of: missions });
-    if (!locked) throw notFound(MISSION_NOT_FOUND);
-    const { approxLatitude, approxLongitude, ...beforeRow } = locked;
-    const before = toMission(beforeRow);
-    if (!VISIT_TYPES_MISSION_EDIT.includes(body.visitType) && body.visitType !== before.visitType) {
-      throw new AppError('VALIDATION_ERROR', 'Veuillez choisir un type de visite de la liste', { visitType: 'Veuillez choisir un type de visite de la liste' });
+    const result = await tx.execute<EditedMission>(sql`
+      with old as (
+        select missions.*, to_json(${missionJsonSql})::text as before_json
+        from missions left join mission_batches b on b.id = missions.batch_id
+        where missions.id = ${missionId}
+        for update of missions
+      ),
+      edited as (
+        update missions set ${missionAssignments(values)}
+        from old left join mission_batches b on b.id = old.batch_id
+        where missions.id = old.id and (${listedVisitType} or old.visit_type = ${body.visitType})
+        returning missions.id, missions.device_id as "deviceId", missions.serial_number as "serialNumber",
+          missions.defibrillator_model as "defibrillatorModel", missions.client_name as "clientName", missions.location,
+          missions.postal_code as "postalCode", missions.city, missions.latitude, missions.longitude,
+          missions.tel_site as "telSite", missions.email_site as "emailSite", missions.batch_id as "batchId",
+          to_json(${missionJsonSql})::text as after,
+          (old.approx_latitude, old.approx_longitude, old.latitude, old.longitude)
+            is distinct from (missions.approx_latitude, missions.approx_longitude, missions.latitude, missions.longitude) as moved
+      ),
+      journal as (
+        insert into audit_log (actor_user_id, action, entity, entity_id, before, after)
+        select ${actorUserId}::uuid, 'mission.update', 'mission', edited.id::text, old.before_json, edited.after
+        from edited join old on old.id = edited.id
+      )
+      select * from edited`);
+    const [edited] = result.rows;
+    if (!edited) {
+      const [exists] = await tx.select({ id: missions.id }).from(missions).where(eq(missions.id, missionId));
+      if (!exists) throw notFound(MISSION_NOT_FOUND);
+      throw new AppError('VALIDATION_ERROR', 'Veuillez choisir un type de visite de la liste', {
+        visitType: 'Veuillez choisir un type de visite de la liste',
+      });
     }
-    const { address, title, description, ...visit } = body;
-    const approx = missionApproxColumns({ location: address, postalCode: visit.postalCode, city: visit.city, department: visit.department });
-    const [updated] = await tx
-      .update(missions)
-      .set({
-        ...visit,
-        location: address,
-        ...approx,
-        ...(title ? { title } : {}),
-        ...(description ? { description } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(missions.id, missionId))
-      .returning({ ...missionOwnColumns, deviceId: missions.deviceId });
-    await linkMissionRowToDevice(tx, updated!);
-    const { deviceId: _deviceId, ...afterRow } = updated!;
-    const after = toMission({ ...beforeRow, ...afterRow });
+    const { after, moved, batchId, ...device } = edited;
+    await linkMissionRowToDevice(tx, device);
     // When the site moved, its lot's geometry follows in the same transaction (an edit of the observations, the
     // contact or the serial number leaves the lot as it is: no rewrite of its row, its list JSON and its sites).
-    const moved =
-      approx.approxLatitude !== approxLatitude ||
-      approx.approxLongitude !== approxLongitude ||
-      after.latitude !== before.latitude ||
-      after.longitude !== before.longitude;
-    if (moved) await refreshLotsGeometry(tx, [before.batchId]);
-    await audit(tx, { actorUserId, action: 'mission.update', entity: 'mission', entityId: missionId, before, after });
-    return after;
+    if (moved) await refreshLotsGeometry(tx, [batchId]);
+    return JSON.parse(after) as Mission;
   });
 }
 

@@ -166,9 +166,20 @@ describe('PUT /api/missions/:id (edit mission)', () => {
     const m = await mission({ visitType: 'Maintenance préventive' });
     const kept = await admin({ method: 'PUT', url: `/api/missions/${m.id}`, payload: { ...edit, visitType: 'Maintenance préventive' } });
     expect(kept.statusCode).toBe(200);
-    const other = await admin({ method: 'PUT', url: `/api/missions/${m.id}`, payload: { ...edit, visitType: 'Maintenance curative' } });
+    const other = await admin({
+      method: 'PUT',
+      url: `/api/missions/${m.id}`,
+      payload: { ...edit, visitType: 'Maintenance curative', observations: 'Refusé' },
+    });
     expect(other.statusCode).toBe(400);
     expect(other.json().fields.visitType).toBe('Veuillez choisir un type de visite de la liste');
+    // The refused edit changed nothing and left no journal line: the mission is as the kept edit wrote it.
+    const [saved] = await ctx.db
+      .select({ visitType: missions.visitType, observations: missions.observations })
+      .from(missions)
+      .where(eq(missions.id, m.id));
+    expect(saved).toEqual({ visitType: 'Maintenance préventive', observations: 'Sous l’escalier' });
+    expect(await ctx.db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.entityId, m.id))).toHaveLength(1);
     expect((await admin({ method: 'PUT', url: `/api/missions/${crypto.randomUUID()}`, payload: edit })).statusCode).toBe(404);
     expect((await tech({ method: 'PUT', url: `/api/missions/${m.id}`, payload: edit })).statusCode).toBe(403);
   });
