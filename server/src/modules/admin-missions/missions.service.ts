@@ -9,7 +9,7 @@ import { missionBatches, missions } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { pageSql, pageText, searchPageText, whereAll, type SearchPageText } from '../../lib/pagination';
-import { linkMissionRowToDevice, linkMissionToDevice } from '../devices/devices.service';
+import { linkMissionRowToDevice, linkMissionToDevice, type MissionDeviceFields } from '../devices/devices.service';
 import { missionApproxColumns, refreshLotsGeometry } from '../../lib/positions';
 import { missionsCountSql } from '../../lib/row-counts';
 import { getRecruitedTechnicianId, recomputeBatchFigures, saveMissionProgress } from '../lifecycle/lifecycle.service';
@@ -149,20 +149,8 @@ export async function createMission(db: Db, { body, actorUserId }: { body: Creat
   });
 }
 
-/** What the edit's statement returns: the mission's fields its device comes from, and the lot's geometry to follow. */
-type EditedMission = {
-  id: string;
-  deviceId: string | null;
-  serialNumber: string | null;
-  defibrillatorModel: string | null;
-  clientName: string | null;
-  location: string | null;
-  postalCode: string | null;
-  city: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  telSite: string | null;
-  emailSite: string | null;
+/** What the edit's statement returns: the fields the mission's device comes from, and the lot's geometry to follow. */
+type EditedMission = MissionDeviceFields & {
   batchId: string | null;
   /** The mission after, as the answer's JSON (missionJsonSql). */
   after: string;
