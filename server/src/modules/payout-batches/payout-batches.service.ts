@@ -146,6 +146,16 @@ function listProblems(problems: string[]): string {
   return problems.length > 5 ? `${shown} · et ${problems.length - 5} autres` : shown;
 }
 
+/** The batch « Préparé » made of exactly these transfers, which all of them are in (`holders`), or null. */
+async function batchMadeOf(tx: DbOrTx, requested: string[], holders: { batchId: string }[]) {
+  const holderIds = new Set(holders.map((h) => h.batchId));
+  if (holders.length !== requested.length || holderIds.size !== 1) return null;
+  const [batchId] = holderIds;
+  const inBatch = await repo.transferIdsOfBatch(tx, batchId!);
+  const batch = await repo.findBatch(tx, batchId!);
+  return batch?.status === 'Préparé' && inBatch.length === requested.length ? batchDetail(tx, batchId!) : null;
+}
+
 /**
  * Makes a batch of the chosen transfers (or of every one that can be paid): each must be « Enregistré », in no other
  * batch, with a positive amount and a valid SEPA IBAN on its technician's profile. One transaction; a retry with the
@@ -165,16 +175,18 @@ export async function createBatch({ db, config, auth, request }: { db: Db; confi
     return await db.transaction(async (tx) => {
       const requested = request.transferIds ?? (await repo.candidateIds(tx, PAYOUT_BATCH_MAX_TRANSFERS));
       if (requested.length === 0) throw new AppError('CONFLICT', 'Aucun virement « Enregistré » à payer');
+      // A retry of the same request (double click, network replay) answers the batch it made: looked for first without
+      // a lock, so that copies arriving once it is committed do not wait for each other's locks, then again under the
+      // lock for the copies that waited for it.
+      if (request.transferIds) {
+        const made = await batchMadeOf(tx, requested, await repo.openBatchesHolding(tx, requested));
+        if (made) return { batch: made, created: false };
+      }
       const rows = await repo.lockTransfersForBatch(tx, requested);
-
-      // A retry of the same request (double click, network replay): the batch it made.
       const holders = await repo.openBatchesHolding(tx, requested);
-      const holderIds = new Set(holders.map((h) => h.batchId));
-      if (request.transferIds && holders.length === requested.length && holderIds.size === 1) {
-        const [batchId] = holderIds;
-        const inBatch = await repo.transferIdsOfBatch(tx, batchId!);
-        const batch = await repo.findBatch(tx, batchId!);
-        if (batch?.status === 'Préparé' && inBatch.length === requested.length) return { batch: await batchDetail(tx, batchId!), created: false };
+      if (request.transferIds) {
+        const made = await batchMadeOf(tx, requested, holders);
+        if (made) return { batch: made, created: false };
       }
 
       const byId = new Map(rows.map((row) => [row.transferId, row]));
@@ -279,6 +291,8 @@ export async function getBatchFile({ db, config, batchId }: { db: Db; config: Pa
  */
 export async function markBatchPaid({ db, auth, batchId }: { db: Db; auth: AuthContext; batchId: string }) {
   return db.transaction(async (tx) => {
+    // A repeated call once the batch is paid answers it without waiting for the lock (as createBatch's retries).
+    if ((await repo.findBatch(tx, batchId))?.status === 'Payé') return { batch: await batchDetail(tx, batchId), changed: false };
     const batch = await repo.lockBatch(tx, batchId);
     if (!batch) throw new AppError('NOT_FOUND', 'Lot de virements introuvable');
     if (batch.status === 'Payé') return { batch: await batchDetail(tx, batchId), changed: false };
