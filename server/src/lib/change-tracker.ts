@@ -116,7 +116,7 @@ export class TrackedCache<V> {
   }
 }
 
-/** What the current request's statements read and wrote (set by the read cache for /api requests). */
+/** What the current request's statements read and wrote (set by the read cache, when on, for /api requests). */
 export interface StatementScope {
   /** Only the reads of a cacheable handler are collected (not the session lookup before it). */
   collectReads: boolean;

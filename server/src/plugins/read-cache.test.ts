@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { applications, missionBatches } from '../db/schema';
+import { statementScope } from '../lib/change-tracker';
 import { as, createAdmin, createTechnician, createTestContext, login, type TestContext } from '../../test/helpers';
 
 let ctx: TestContext;
@@ -34,6 +35,16 @@ afterAll(async () => {
 });
 
 describe('read cache', () => {
+  it('runs each API request in a statement scope, where its reads are collected', async () => {
+    const scopes = vi.spyOn(statementScope, 'run');
+    try {
+      await as(ctx.app, cookieA)({ method: 'GET', url: applicationsUrl() });
+      expect(scopes).toHaveBeenCalledTimes(1);
+    } finally {
+      scopes.mockRestore();
+    }
+  });
+
   it('answers a repeated read from memory, with the same body, total and ETag', async () => {
     // The notifications of the set-up's writes arrive after their commits: the first answer must not be computed before.
     await ctx.app.changeFeed?.caughtUp();
@@ -201,6 +212,7 @@ describe('without the read cache', () => {
 
   it('computes every answer (READ_CACHE=false) and still sends ETags', async () => {
     const off = await createTestContext({ READ_CACHE: false });
+    const scopes = vi.spyOn(statementScope, 'run');
     try {
       const { technician } = await createTechnician(off.db);
       const cookie = await login(off.app, technician.email);
@@ -208,11 +220,14 @@ describe('without the read cache', () => {
       const first = await as(off.app, cookie)({ method: 'GET', url });
       await as(off.app, cookie)({ method: 'GET', url });
       expect(off.app.readCache.hits).toBe(0);
+      // No statement scope without the cache: nothing would be kept from it (decision 089).
+      expect(scopes).not.toHaveBeenCalled();
       expect(first.headers.etag).toBeTruthy();
       const [lot] = await off.db.insert(missionBatches).values({ title: 'Lot', priceCents: 1000, departments: ['75'], tags: [], visibility: 'visible' }).returning();
       await off.db.insert(applications).values({ batchId: lot!.id, technicianId: technician.id });
       expect((await as(off.app, cookie)({ method: 'GET', url })).json()).toHaveLength(1);
     } finally {
+      scopes.mockRestore();
       await off.close();
     }
   });

@@ -47,8 +47,10 @@ function cacheKey(request: FastifyRequest): string {
 
 /**
  * Read cache and conditional answers for the API (issue 10, docs/decisions/014-read-cache.md).
- * - Every /api request runs in a statement scope: the tables it writes are recorded again just before its answer
- *   leaves, so its caller's next read is fresh (the driver already recorded them when sent and when run).
+ * - With the read cache on, every /api request runs in a statement scope: the tables its handler reads are collected
+ *   for its entry, and the tables it writes are recorded again just before its answer leaves (the driver already
+ *   recorded them when sent, when run and at their commit). With the cache off there is no scope: Node 20 runs a hook
+ *   on every promise of the process once an AsyncLocalStorage is in use, for nothing kept (decision 089).
  * - A route with `config.cache` is answered from memory, after the access checks, while none of the tables its handler
  *   read has changed since it was computed (and for at most `ttlMs`, for writers outside this process).
  * - Every GET /api answer in JSON carries a weak ETag; a matching If-None-Match gets 304 without a body.
@@ -77,36 +79,38 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
   const scopes = new WeakMap<FastifyRequest, StatementScope & { since: number; hit: boolean }>();
   app.decorateRequest('cachedAnswer', null);
 
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.url.startsWith('/api')) return done();
-    const scope = { collectReads: false, reads: new Set<string>(), writes: new Set<string>(), since: 0, hit: false };
-    scopes.set(request, scope);
-    statementScope.run(scope, done);
-  });
+  if (enabled) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!request.url.startsWith('/api')) return done();
+      const scope = { collectReads: false, reads: new Set<string>(), writes: new Set<string>(), since: 0, hit: false };
+      scopes.set(request, scope);
+      statementScope.run(scope, done);
+    });
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const scope = scopes.get(request);
-    if (!enabled || !scope || request.method !== 'GET' || !request.routeOptions.config?.cache) return;
-    const key = cacheKey(request);
-    const entry = cache.get(key);
-    if (!entry) {
-      scope.since = tracker.current();
-      scope.collectReads = true;
-      return;
-    }
-    scope.hit = true;
-    request.cachedAnswer = entry;
-    for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
-    reply.header('ETag', entry.etag);
-    if (notModified(request, entry.etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(entry.payload);
-  });
+    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+      const scope = scopes.get(request);
+      if (!scope || request.method !== 'GET' || !request.routeOptions.config?.cache) return;
+      const key = cacheKey(request);
+      const entry = cache.get(key);
+      if (!entry) {
+        scope.since = tracker.current();
+        scope.collectReads = true;
+        return;
+      }
+      scope.hit = true;
+      request.cachedAnswer = entry;
+      for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
+      reply.header('ETag', entry.etag);
+      if (notModified(request, entry.etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(entry.payload);
+    });
+  }
 
   app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.startsWith('/api')) return payload;
     const scope = scopes.get(request);
-    if (!scope) return payload;
-    if (scope.writes.size) tracker.record(scope.writes);
-    if (scope.hit) {
+    if (scope?.writes.size) tracker.record(scope.writes);
+    if (scope?.hit) {
       reply.header('Cache-Control', 'private, no-cache');
       return payload;
     }
@@ -120,7 +124,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance) => {
     const etag = etagOf(bytes, { weak: true });
     reply.header('ETag', etag);
     reply.header('Cache-Control', 'private, no-cache');
-    if (scope.collectReads && !scope.writes.size) {
+    if (scope?.collectReads && !scope.writes.size) {
       // The session lookup's table is the session cache's business, not this answer's.
       scope.reads.delete('sessions');
       const headers: Record<string, string> = {};
