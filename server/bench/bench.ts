@@ -304,7 +304,8 @@ async function main(): Promise<void> {
   // The machine's state at the start of the PostgreSQL measures, after each of their passes and at their end, which the
   // figures are read against: a drift in the middle of the run shows even when it is over by its end.
   const state = await startMachineState(baseUrl);
-  const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')) }, 32, 3300);
+  // The first pass with the read cache on (READ_CACHE=true, off by default since decision 090): issue 10's targets.
+  const pgRows = await runPass('PostgreSQL', { DATABASE_URL: baseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), READ_CACHE: 'true' }, 32, 3300);
   await state.between('le passage avec cache');
   // The same reads with the read cache off (docs/decisions/014, 030): what a first visit, a read right after a write or
   // a read on another instance costs; sessions stay in memory as they do in production (SESSION_CACHE).
@@ -356,7 +357,7 @@ async function main(): Promise<void> {
   }
   const embeddedDir = process.env.BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), 'maillon-bench-pglite');
   await ensureSeeded({ DATA_DIR: embeddedDir }, 0.1);
-  const pgliteRows = await runPass('PGlite', { DATABASE_URL: '', DATA_DIR: embeddedDir }, 20, 3310);
+  const pgliteRows = await runPass('PGlite', { DATABASE_URL: '', DATA_DIR: embeddedDir, READ_CACHE: 'true' }, 20, 3310);
   for (const row of pgliteRows) {
     const onPostgres = pgRows.find((r) => r.name === row.name);
     if (onPostgres && row.bareReqPerSec) row.ofPostgres = row.reqPerSec / Math.max(1, onPostgres.reqPerSec);

@@ -1,6 +1,6 @@
 /**
  * npm run bench:mixed — the mixed workload of issue 22: 100 simulated users (99 technicians with a Recruté lot and one
- * admin) for 60 s against TWO server instances sharing one PostgreSQL (the full-scale bench database), each user
+ * admin) for 60 s against two server instances sharing one PostgreSQL (the full-scale bench database), each user
  * alternating reads and writes (about 10 % writes: device toggles, visit dates, the lot comment, applications, admin
  * edits) with a short think time between requests, spread over both instances. Reports p50 / p95 / p99 per endpoint,
  * errors, the read cache's hit ratio (from each instance's /metrics) and the disk's flush latency over the same minute
@@ -10,7 +10,8 @@
  * the run makes are withdrawn at its end, so that runs repeat the same mix.
  *
  * Options (environment): BENCH_DATABASE_URL (default postgres://…/maillon_bench), MIXED_USERS (100), MIXED_DURATION
- * (60 s, recorded after MIXED_WARMUP, 10 s), MIXED_WRITE_SHARE (0.1), MIXED_THINK_MS (mean think time, 250), READ_CACHE (true; false measures the miss path).
+ * (60 s, recorded after MIXED_WARMUP, 10 s), MIXED_WRITE_SHARE (0.1), MIXED_THINK_MS (mean think time, 250), READ_CACHE
+ * (false, the app's default since decision 090; true turns the read cache on), MIXED_INSTANCES (2).
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -37,9 +38,9 @@ const WARMUP_S = Number(process.env.MIXED_WARMUP ?? 10);
 let recordingFrom = Infinity;
 const WRITE_SHARE = Number(process.env.MIXED_WRITE_SHARE ?? 0.1);
 const THINK_MS = Number(process.env.MIXED_THINK_MS ?? 250);
-const READ_CACHE = process.env.READ_CACHE ?? 'true';
+const READ_CACHE = process.env.READ_CACHE ?? 'false';
 const METRICS_TOKEN = crypto.randomBytes(16).toString('hex');
-const PORTS = [3360, 3361];
+const PORTS = Array.from({ length: Number(process.env.MIXED_INSTANCES ?? 2) }, (_, i) => 3360 + i);
 
 interface Technician extends Session {
   technicianId: string;
@@ -436,7 +437,7 @@ async function main(): Promise<void> {
       `${USERS} utilisateurs (${USERS - 1} techniciens recrutés, 1 admin), ${WARMUP_S} s de chauffe puis ${DURATION_S} s mesurées, ${bases.length} instances sur un PostgreSQL, ` +
         `pause moyenne ${THINK_MS} ms, READ_CACHE=${READ_CACHE}. ${total} requêtes (${fmt(total / DURATION_S)}/s), ` +
         `${writes} écritures (${fmt((100 * writes) / Math.max(1, total))} %), ${errors} erreurs, ` +
-        `cache de lecture : ${hits} succès / ${misses} défauts (${fmt(100 * hitRatio)} %). ` +
+        (READ_CACHE === 'true' ? `cache de lecture : ${hits} succès / ${misses} défauts (${fmt(100 * hitRatio)} %). ` : 'pas de cache de lecture. ') +
         `Charge de la machine (load average 1 min) : ${loadBefore.toFixed(1)} au début, ${loadAfter.toFixed(1)} à la fin.` +
         ` ${diskSentence(disk)}`,
       '',
@@ -448,7 +449,7 @@ async function main(): Promise<void> {
           `${Object.entries(r.statuses).map(([status, n]) => `${status}×${n}`).join(' ')} |`,
       ),
       '',
-      `Côté serveurs (l'histogramme des durées des deux instances, sans les délais du client) : par route, les requêtes ` +
+      `Côté serveurs (l'histogramme des durées ${bases.length === 1 ? "de l'instance" : `des ${bases.length} instances`}, sans les délais du client) : par route, les requêtes ` +
         `répondues pendant la mesure et celles gardées plus de 50 et de 100 ms ; une part au-delà de 100 ms sous 1 % met ` +
         `le p99 du serveur sous 100 ms. Retard de la boucle d'événements de chaque instance : ` +
         `${after.map((c) => `p99 ${fmt(c.lagP99)} ms, max ${fmt(c.lagMax)} ms`).join(' ; ')} ; leurs ramasse-miettes pendant la mesure : ` +

@@ -84,11 +84,14 @@ const envSchema = z.object({
   /** Connections of this instance to PostgreSQL (its pool); several instances share the server's max_connections. */
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   TRUST_PROXY: booleanFromEnv.default(false),
-  /** Reads and sessions answered from memory until a table they depend on changes (docs/decisions/014). */
-  READ_CACHE: booleanFromEnv.default(true),
+  /**
+   * Reads answered from memory until a table they read changes (docs/decisions/014). Off by default since decision 090:
+   * under a working day's writes it kept about one answer in ten and cost every request more than it saved.
+   */
+  READ_CACHE: booleanFromEnv.default(false),
   /**
    * Sessions kept in memory until the sessions, users or technicians tables change, on any instance (docs/decisions/014,
-   * 016, 030): on by default whatever READ_CACHE says. A read right after a write, or on another instance, finds its
+   * 016, 030): on by default, whatever READ_CACHE says. A read right after a write, or on another instance, finds its
    * session there; `SESSION_CACHE=false` looks every session up (the bench's « sans aucun cache » column).
    */
   SESSION_CACHE: booleanFromEnv.default(true),

@@ -89,7 +89,7 @@ describe('compression of answers in memory (decision 037)', () => {
 describe('compression in the app', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext();
+    ctx = await createTestContext({ READ_CACHE: true });
   });
   afterAll(async () => {
     await ctx.close();

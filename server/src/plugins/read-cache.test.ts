@@ -17,7 +17,7 @@ const lotsUrl = () => `/api/mission-batches/available-for-application?technician
 const applicationsUrl = () => `/api/applications?technicianId=${techA.technician.id}`;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ READ_CACHE: true });
   techA = await createTechnician(ctx.db);
   techB = await createTechnician(ctx.db);
   const admin = await createAdmin(ctx.db);

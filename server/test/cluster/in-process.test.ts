@@ -24,7 +24,7 @@ const lotsUrl = () => `/api/mission-batches/available-for-application?technician
 const titles = (body: string) => (JSON.parse(body) as { title: string }[]).map((lot) => lot.title);
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ READ_CACHE: true });
   const { technician } = await createTechnician(ctx.db);
   technicianId = technician.id;
   techCookie = await login(ctx.app, technician.email);
@@ -44,7 +44,7 @@ describe('two apps with their own pools on one PostgreSQL database', () => {
   let appB: FastifyInstance;
   beforeAll(async () => {
     second = openPostgres(ctx.url!, 4);
-    appB = await buildApp({ config: testConfig({ DATA_DIR: ctx.dataDir }), db: second.db });
+    appB = await buildApp({ config: testConfig({ DATA_DIR: ctx.dataDir, READ_CACHE: true }), db: second.db });
     await appB.ready();
   });
   afterAll(async () => {

@@ -53,6 +53,8 @@ async function startInstance(): Promise<Instance> {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // The read cache on (off by default, decision 090): both caches must follow the other instance's writes.
+      READ_CACHE: 'true',
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

@@ -16,7 +16,7 @@ const lotsUrl = () => `/api/mission-batches/available-for-application?technician
 const titles = (body: string) => (JSON.parse(body) as { title: string }[]).map((lot) => lot.title);
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ READ_CACHE: true });
   const { technician } = await createTechnician(ctx.db);
   technicianId = technician.id;
   techCookie = await login(ctx.app, technician.email);

@@ -101,7 +101,7 @@ const toggle = (cookie: string | null, missionId: string, technicianId: string, 
   as(ctx.app, cookie)({ method: 'PATCH', url: `/api/technician-mission-data/${missionId}/${technicianId}`, payload: { isCompleted } });
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ READ_CACHE: true });
   techA = await createTechnician(ctx.db, { firstName: 'Camille', lastName: 'Laurent', phone: '06 11 22 33 44', address: '10 rue de la Paix', postalCode: '75011', city: 'Paris' });
   techB = await createTechnician(ctx.db, { firstName: 'Julien', lastName: 'Moreau', address: null, postalCode: null, city: null });
   const admin = await createAdmin(ctx.db);

@@ -46,7 +46,7 @@ async function makeLot(technicianId: string, { count = 3, title = `Lot ${++lotCo
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ READ_CACHE: true });
   techA = await createTechnician(ctx.db, { firstName: 'Camille' });
   techB = await createTechnician(ctx.db, { firstName: 'Julien' });
   const admin = await createAdmin(ctx.db);

@@ -103,7 +103,8 @@ const warmUp = (db: TestContext['db']) => db.execute(sql`select 1`);
 beforeAll(async () => {
   ctx = await createTestContext();
   await warmUp(ctx.db);
-  withMetrics = await appOn({ METRICS_TOKEN });
+  // The read cache on, so that its counters have something to report.
+  withMetrics = await appOn({ METRICS_TOKEN, READ_CACHE: true });
   behindProxy = await appOn({ TRUST_PROXY: true });
 });
 afterAll(async () => {

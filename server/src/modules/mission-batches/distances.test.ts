@@ -114,7 +114,7 @@ async function saveAddress(cookie: string, technicianId: string, address: { addr
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ READ_CACHE: true });
   lyon = await createTechnician(ctx.db);
   paris = await createTechnician(ctx.db);
   nowhere = await createTechnician(ctx.db);

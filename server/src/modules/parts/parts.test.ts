@@ -105,7 +105,7 @@ async function allProposals(limit = 20) {
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ READ_CACHE: true });
   adminCookie = await login(ctx.app, (await createAdmin(ctx.db)).email);
   const tech = await createTechnician(ctx.db, { firstName: 'Inès', lastName: 'Colis', preferredRelayPoint: 'Relais Tabac du Marché, 75011 Paris' });
   technicianId = tech.technician.id;
