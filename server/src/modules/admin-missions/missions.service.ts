@@ -160,14 +160,14 @@ type EditedMission = MissionDeviceFields & {
 
 /** The database's names of the columns (the schema's keys in snake_case: db/client.ts). */
 const columnNames = new CasingCache('snake_case');
+const missionTableColumns = getTableColumns(missions);
 
 /** `column = value, …` for an update of `missions`, the values mapped as drizzle maps them (undefined: left out). */
 function missionAssignments(values: Partial<typeof missions.$inferInsert>): SQL {
-  const columns = getTableColumns(missions);
   const assignments = Object.entries(values)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => {
-      const column = columns[key as keyof typeof columns];
+      const column = missionTableColumns[key as keyof typeof missionTableColumns];
       return sql`${sql.identifier(columnNames.getColumnCasing(column))} = ${sql.param(value, column)}`;
     });
   return sql.join(assignments, sql`, `);
