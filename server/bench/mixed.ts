@@ -3,8 +3,8 @@
  * admin) for 60 s against two server instances sharing one PostgreSQL (the full-scale bench database), each user
  * alternating reads and writes (about 10 % writes: device toggles, visit dates, the lot comment, applications, admin
  * edits) with a short think time between requests, spread over both instances. Reports p50 / p95 / p99 per endpoint,
- * errors, the read cache's hit ratio (from each instance's /metrics) and the disk's flush latency over the same minute
- * (disk-probe.ts: a commit's floor), written to bench/results/mixed.md / .json. Beside the client's latencies, the
+ * errors, the read cache's hit ratio when it is on (from each instance's /metrics) and the disk's flush latency over the
+ * same minute (disk-probe.ts: a commit's floor), written to bench/results/mixed.md / .json. Beside the client's latencies, the
  * servers' own: per route, the share of requests each instance held over 50 and 100 ms (its duration histogram), and
  * each event loop's lag; and this client's own lag and CPU, which every latency it measures includes. The applications
  * the run makes are withdrawn at its end, so that runs repeat the same mix.
